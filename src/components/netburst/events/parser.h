@@ -1,0 +1,22 @@
+// Event strings: [netburst::]event[:MASK...][:u][:k][:cmpl][:e][:thr=N][:tag=N], as libpfm4 writes them.
+//
+// Masks may come in any order and any case. The libpfm4 spellings are canonical; SDM spellings are aliases.
+// libpfm4's "k=1:u=1:e=0:cmpl=0:thr=0" long form is accepted too, so its printed strings parse back.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "events/request.h"
+#include "events/status.h"
+
+namespace netburst {
+
+// Parses one event string for CPU model `model`. Errors are BadInput (with nearest-name suggestions where a name
+// is unknown) or NotOnModel.
+Result<EventRequest> parse_event(const std::string& text, unsigned model);
+
+// Every name parse_event accepts as a base name (events, aliases and metrics), for suggestions and completion.
+std::vector<std::string> all_base_names();
+
+}  // namespace netburst

@@ -1,0 +1,20 @@
+// "Did you mean" for unknown event and mask names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace netburst {
+
+// Case-insensitive edit distance (insertions, deletions, substitutions and adjacent transpositions).
+unsigned edit_distance(const std::string& a, const std::string& b);
+
+// Up to `limit` candidates closest to `wanted`, best first. A candidate qualifies when its edit distance is small
+// for its length (a third of the longer name, at least 2), or when one name contains the other.
+std::vector<std::string> nearest_names(const std::string& wanted, const std::vector<std::string>& candidates,
+                                       unsigned limit = 3);
+
+// "a, b or c"
+std::string join_alternatives(const std::vector<std::string>& names);
+
+}  // namespace netburst
