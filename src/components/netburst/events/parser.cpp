@@ -5,13 +5,12 @@
 
 #include "events/suggest.h"
 #include "table/ascii.h"
+#include "table/registers.h"
 
 namespace netburst {
 
 namespace {
 
-constexpr unsigned kMaxThreshold = 15;
-constexpr unsigned kNumTagBits = 4;
 
 bool iequal(std::string_view a, const char* b) { return ascii_iequal_n(a.data(), a.size(), b); }
 
@@ -162,7 +161,7 @@ private:
             if (!has_value) return bad("modifier 'thr' needs a value, as in thr=2");
             if (seen_thr_) return duplicate(name);
             seen_thr_ = true;
-            if (value > kMaxThreshold)
+            if (value > kCccrMaxThreshold)
                 return bad("threshold " + quote(value_text) + " is out of range: the CCCR threshold field holds 0-15");
             req_.threshold = static_cast<std::uint8_t>(value);
             return {};
@@ -171,7 +170,7 @@ private:
             if (!has_value) return bad("modifier 'tag' needs a value, as in tag=1");
             if (seen_tag_) return duplicate(name);
             seen_tag_ = true;
-            if (value >= kNumTagBits)
+            if (value >= kNumExecutionTagBits)
                 return bad("tag " + quote(value_text) + " is out of range: there are four execution tag bits, 0-3");
             tag_modifier_ = static_cast<int>(value);
             return {};
@@ -207,7 +206,7 @@ private:
         if (const MaskDef* mask = find_mask(event, name.data(), name.size())) return add_mask_bit(name, mask->bit);
 
         if (event.tag_role == TagRole::ExecutionUpstream && name.size() == 4 && iequal(name.substr(0, 3), "TAG") &&
-            name[3] >= '0' && name[3] < '0' + static_cast<char>(kNumTagBits)) {
+            name[3] >= '0' && name[3] < '0' + static_cast<char>(kNumExecutionTagBits)) {
             const std::uint8_t b = static_cast<std::uint8_t>(1u << (name[3] - '0'));
             if (tag_masks_ & b) return bad("mask " + quote(name) + " given twice in " + quote(text_));
             tag_masks_ = static_cast<std::uint8_t>(tag_masks_ | b);

@@ -3,10 +3,6 @@
 
 namespace netburst {
 
-namespace {
-constexpr unsigned kNumTagBits = 4;
-}  // namespace
-
 std::string canonical_name(const EventRequest& r) {
     std::string out = r.base_name();
     if (r.metric) {
@@ -16,7 +12,7 @@ std::string canonical_name(const EventRequest& r) {
         for (unsigned bit = 0; bit < 16; ++bit)
             if (r.mask & (1u << bit))
                 if (const MaskDef* mask = mask_by_bit(*r.event, bit)) (out += ':') += mask->name;
-        for (unsigned bit = 0; bit < kNumTagBits; ++bit)
+        for (unsigned bit = 0; bit < kNumExecutionTagBits; ++bit)
             if (r.tag_value & (1u << bit)) out += ":TAG" + std::to_string(bit);
     }
     if (r.privilege_explicit) {

@@ -54,13 +54,18 @@ std::vector<std::string> nearest_names(const std::string& wanted, const std::vec
     return out;
 }
 
-std::string join_alternatives(const std::vector<std::string>& names) {
+namespace {
+std::string join_with(const std::vector<std::string>& names, const char* last_separator) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i > 0) out += (i + 1 == names.size()) ? " or " : ", ";
+        if (i > 0) out += (i + 1 == names.size()) ? last_separator : ", ";
         out += names[i];
     }
     return out;
 }
+}  // namespace
+
+std::string join_alternatives(const std::vector<std::string>& names) { return join_with(names, " or "); }
+std::string join_all(const std::vector<std::string>& names) { return join_with(names, " and "); }
 
 }  // namespace netburst

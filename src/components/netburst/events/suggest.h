@@ -14,7 +14,8 @@ unsigned edit_distance(const std::string& a, const std::string& b);
 std::vector<std::string> nearest_names(const std::string& wanted, const std::vector<std::string>& candidates,
                                        unsigned limit = 3);
 
-// "a, b or c"
+// "a, b or c" and "a, b and c"
 std::string join_alternatives(const std::vector<std::string>& names);
+std::string join_all(const std::vector<std::string>& names);
 
 }  // namespace netburst

@@ -13,6 +13,9 @@
 namespace netburst {
 
 enum class TagMechanism : std::uint8_t { FrontEnd, Execution, Replay };
+
+// Execution tagging has four tag bits per uop (SDM 18.15.6.3): up to four execution metrics at once.
+constexpr unsigned kNumExecutionTagBits = 4;
 const char* tag_mechanism_name(TagMechanism mechanism);
 
 enum class MetricId : std::uint8_t {
@@ -55,6 +58,11 @@ inline const MetricDef& metric_def(MetricId id) { return kMetrics[static_cast<un
 const MetricDef* find_metric(const char* name, std::size_t len);
 // The metric a libpfm4 replay_event virtual mask (L1_LD_MISS, ...) stands for.
 const MetricDef* find_metric_by_replay_mask(const char* name, std::size_t len);
+
+// execution_event's mask for tag bit n: NBOGUSn is bit n, BOGUSn is bit n + 4.
+constexpr std::uint16_t execution_counting_mask(bool nbogus, bool bogus, unsigned tag_bit) {
+    return static_cast<std::uint16_t>((nbogus ? 1u << tag_bit : 0u) | (bogus ? 1u << (tag_bit + 4) : 0u));
+}
 
 // Counting-mask bits of the downstream event: NBOGUS/BOGUS for front-end and replay metrics, NBOGUSn/BOGUSn for
 // execution metrics with tag bit n.

@@ -115,8 +115,7 @@ const MetricDef* find_metric_by_replay_mask(const char* name, std::size_t len) {
 }
 
 std::uint16_t metric_counting_mask(const MetricDef& metric, bool nbogus, bool bogus, unsigned tag_bit) {
-    if (metric.mechanism == TagMechanism::Execution)
-        return static_cast<std::uint16_t>((nbogus ? 1u << tag_bit : 0u) | (bogus ? 1u << (tag_bit + 4) : 0u));
+    if (metric.mechanism == TagMechanism::Execution) return execution_counting_mask(nbogus, bogus, tag_bit);
     return static_cast<std::uint16_t>((nbogus ? 1u : 0u) | (bogus ? 2u : 0u));
 }
 

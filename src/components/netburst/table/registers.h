@@ -48,6 +48,7 @@ struct CccrFields {
 };
 
 constexpr unsigned kCccrEnableBit = 12;
+constexpr unsigned kCccrMaxThreshold = 15;
 constexpr unsigned kCccrOvfBit = 31;
 constexpr unsigned kCccrExtendedCascadeBit = 11;
 
