@@ -41,6 +41,23 @@ std::uint16_t valid_mask_bits(const EventDef& event) {
     return bits;
 }
 
+bool scope_unverified(EventId id) {
+    switch (id) {
+    case EventId::ExecutionEvent:
+    case EventId::X87Assist:
+    case EventId::BranchRetired:
+    case EventId::MispredBranchRetired:
+    case EventId::UopsRetired:
+    case EventId::InstrCompleted:
+    case EventId::BsqActiveEntries:
+    case EventId::B2bCycles:
+    case EventId::Bnr:
+    case EventId::Snoop:
+    case EventId::Response: return true;
+    default: return false;
+    }
+}
+
 const EventDef* event_for_escr(EscrId escr, std::uint8_t event_select) {
     for (const EventDef& e : kEvents)
         if (e.event_select == event_select && (e.escrs[0] == escr || e.escrs[1] == escr)) return &e;

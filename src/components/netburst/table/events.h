@@ -97,6 +97,11 @@ std::uint16_t valid_mask_bits(const EventDef& event);
 
 inline bool event_on_model(const EventDef& event, unsigned model) { return model_in(event.models, model); }
 
+// True for the events whose TS/TI row of Table 19-34 we could not read (execution_event, x87_assist,
+// branch_retired, mispred_branch_retired, uops_retired, instr_completed, BSQ_active_entries and the four bus
+// events). They are marked thread-specific, as every other event of their kind is; FreeBSD marks the bus events TI.
+bool scope_unverified(EventId id);
+
 // The event an ESCR programmed with `event_select` detects, or nullptr when that ESCR has no such event. This is
 // how the emulator decodes what software asked for.
 const EventDef* event_for_escr(EscrId escr, std::uint8_t event_select);

@@ -64,6 +64,8 @@ constexpr MaskDef kMemoryCancel[] = {
 constexpr MaskDef kMemoryComplete[] = {
     m("LSC", 0, "load split across a cache line completed"),
     m("SSC", 1, "store split across a cache line completed"),
+    m("USC", 2, "named in Table 19-34 only; the SDM gives no meaning", TSTI_ONLY),
+    m("ULC", 3, "named in Table 19-34 only; the SDM gives no meaning", TSTI_ONLY),
 };
 constexpr MaskDef kLoadPortReplay[] = {
     m("SPLIT_LD", 1, "loads replayed at the load port because they split a cache line", DFL),
@@ -88,9 +90,12 @@ constexpr MaskDef kBsqCacheReference[] = {
     m("RD_3rdL_HITS", 3, "read or read-for-ownership hits a Shared line of the L3", L3),
     m("RD_3rdL_HITE", 4, "read or read-for-ownership hits an Exclusive line of the L3", L3),
     m("RD_3rdL_HITM", 5, "read or read-for-ownership hits a Modified line of the L3", L3),
+    m("WR_2ndL_HIT", 6, "writeback lookup from the L1 data cache hits the L2 (Table 19-34 only)", TSTI_ONLY),
+    m("WR_3rdL_HIT", 7, "writeback lookup hits the L3 (Table 19-34 only)", TSTI_ONLY | L3),
     m("RD_2ndL_MISS", 8, "read or read-for-ownership misses the L2"),
     m("RD_3rdL_MISS", 9, "read or read-for-ownership misses the L3", L3),
     m("WR_2ndL_MISS", 10, "writeback lookup from the L1 data cache misses the L2"),
+    m("WR_3rdL_MISS", 11, "writeback lookup misses the L3 (Table 19-34 only)", TSTI_ONLY | L3),
 };
 // The IOQ masks: bits 0-4 form one 5-bit bus request-type field (SDM); libpfm4 names the bits TYPE_BIT0-4.
 #define NETBURST_IOQ_MASKS                                                                                      \
@@ -149,12 +154,14 @@ constexpr MaskDef kUopQueueWrites[] = {
     m("FROM_ROM", 2, "uops written from the microcode ROM"),
 };
 constexpr MaskDef kRetiredMispredBranchType[] = {
+    m("UNCONDITIONAL", 0, "unconditional jumps (Table 19-34 only)", TSTI_ONLY),
     m("CONDITIONAL", 1, "conditional jumps"),
     m("CALL", 2, "indirect calls"),
     m("RETURN", 3, "returns"),
     m("INDIRECT", 4, "returns, indirect calls and indirect jumps"),
 };
 constexpr MaskDef kRetiredBranchType[] = {
+    m("UNCONDITIONAL", 0, "unconditional jumps (Table 19-34 only)", TSTI_ONLY),
     m("CONDITIONAL", 1, "conditional jumps"),
     m("CALL", 2, "direct and indirect calls"),
     m("RETURN", 3, "returns"),
@@ -166,6 +173,8 @@ constexpr MaskDef kResourceStall[] = {
 constexpr MaskDef kWcBuffer[] = {
     m("WCB_EVICTS", 0, "write-combining buffer evictions of any cause"),
     m("WCB_FULL_EVICT", 1, "write-combining buffer evictions because every WC buffer was in use"),
+    m("WCB_HITM_EVICT", 2, "write-combining buffer evictions caused by a snoop hit to a modified line (Table 19-34 only)",
+      TSTI_ONLY),
 };
 constexpr MaskDef kB2bCycles[] = {
     m("BIT1", 1, "undocumented sub-event, bit 1"), m("BIT2", 2, "undocumented sub-event, bit 2"),
@@ -287,13 +296,16 @@ extern constexpr EventDef kEvents[kNumEvents] = {
        "Bits 0-4 form one request-type field in the SDM. On parts with CPUID signature below F27H only FSB_ESCR0 "
        "works."),
     ev(EventId::IoqActiveEntries, "IOQ_active_entries", 0x1A, 6, E::FSB_ESCR1, E::None, kIoqActiveEntries, TS_EV,
-       TagRole::None, "in-order queue entries in use each cycle, filtered by type (only FSB_ESCR1)"),
+       TagRole::None, "in-order queue entries in use each cycle, filtered by type (only FSB_ESCR1)",
+       "Counts regardless of privilege level (the T0/T1 OS/USR bits still have to enable it). The SDM and the "
+       "optimization manual suggest programming IOQ_allocation with the same mask on FSB_ESCR0 alongside."),
     ev(EventId::FsbDataActivity, "FSB_data_activity", 0x17, 6, E::FSB_ESCR0, E::FSB_ESCR1, kFsbDataActivity, TI_EV,
        TagRole::None, "cycles of data-ready and data-busy activity on the front-side bus"),
     ev(EventId::BsqAllocation, "BSQ_allocation", 0x05, 7, E::BSU_ESCR0, E::None, kBsqAllocation, TS_EV,
        TagRole::None, "allocations in the bus sequence queue, filtered by request type (only BSU_ESCR0)"),
     ev(EventId::BsqActiveEntries, "BSQ_active_entries", 0x06, 7, E::BSU_ESCR1, E::None, kBsqActiveEntries, TS_EV,
-       TagRole::None, "bus sequence queue entries in use each cycle (only BSU_ESCR1)"),
+       TagRole::None, "bus sequence queue entries in use each cycle (only BSU_ESCR1)",
+       "Updated every clock before model 3 and every other clock on models 3 and 4."),
     ev(EventId::SseInputAssist, "SSE_input_assist", 0x34, 1, E::FIRM_ESCR0, E::FIRM_ESCR1, kAllUops, TI_EV,
        TagRole::None, "SSE and SSE2 operations that needed a microcode assist for denormal inputs"),
     ev(EventId::PackedSpUop, "packed_SP_uop", 0x08, 1, E::FIRM_ESCR0, E::FIRM_ESCR1, kAllUops, TI_EV,
@@ -320,7 +332,8 @@ extern constexpr EventDef kEvents[kNumEvents] = {
        TS_EV, TagRole::None, "cycles the processor is running (not stopped)",
        "Linux's NMI watchdog uses this event; PAPI's TOT_CYC avoids it for that reason."),
     ev(EventId::TcMsXfer, "tc_ms_xfer", 0x05, 0, E::MS_ESCR0, E::MS_ESCR1, kTcMsXfer, TS_EV, TagRole::None,
-       "switches of uop delivery from the trace cache to the microcode ROM"),
+       "switches of uop delivery from the trace cache to the microcode ROM",
+       "The optimization manual says each transfer is counted twice."),
     ev(EventId::UopQueueWrites, "uop_queue_writes", 0x09, 0, E::MS_ESCR0, E::MS_ESCR1, kUopQueueWrites, TS_EV,
        TagRole::None, "valid uops written to the uop queue, by source"),
     ev(EventId::RetiredMispredBranchType, "retired_mispred_branch_type", 0x05, 2, E::TBPU_ESCR0, E::TBPU_ESCR1,
