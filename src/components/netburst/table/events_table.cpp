@@ -7,7 +7,6 @@ namespace netburst {
 
 namespace {
 
-constexpr std::uint8_t TI = kMaskThreadIndependent;
 constexpr std::uint8_t DFL = kMaskDefault;
 constexpr std::uint8_t TSTI_ONLY = kMaskTsTiTableOnly;
 constexpr std::uint8_t L3 = kMaskNeedsL3;
