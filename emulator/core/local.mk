@@ -1,0 +1,1 @@
+# Core model sources (owned by the core model work).

@@ -1,0 +1,1 @@
+# PMU model sources (owned by the PMU model work).
