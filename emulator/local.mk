@@ -8,3 +8,4 @@ libnetburst_emu_a_SOURCES = \
 	emulator/model/instruction.h emulator/model/outcome.h emulator/model/coverage.h
 include $(srcdir)/emulator/core/local.mk
 include $(srcdir)/emulator/pmu/local.mk
+include $(srcdir)/emulator/trace/local.mk

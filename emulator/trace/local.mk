@@ -1,0 +1,16 @@
+# Trace files (included from emulator/local.mk). The binary codec is freestanding (the Valgrind tool records
+# traces with it); the text form and file I/O are host code.
+libnetburst_emu_a_SOURCES += emulator/trace/binary_codec.h emulator/trace/binary_codec.cpp
+
+noinst_LIBRARIES += libnetburst_trace.a
+libnetburst_trace_a_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir)
+libnetburst_trace_a_SOURCES = \
+	emulator/trace/expression.h emulator/trace/expression.cpp \
+	emulator/trace/text_trace.h emulator/trace/text_trace.cpp \
+	emulator/trace/trace_file.h emulator/trace/trace_file.cpp
+
+check_PROGRAMS += tests/emulator/trace_tests
+tests_emulator_trace_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CFLAGS)
+tests_emulator_trace_tests_LDADD = libnetburst_trace.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
+tests_emulator_trace_tests_SOURCES = tests/emulator/trace_test.cpp
+TESTS += tests/emulator/trace_tests
