@@ -1,0 +1,60 @@
+#include "emulator/emulator.h"
+
+namespace netburst::emu {
+
+void Emulator::reset(const EmulatorConfig& config) {
+    config_ = config;
+    core_.reset(make_core_config(config.model, config.hyper_threading, config.with_l3));
+    PmuConfig p;
+    p.model = config.model;
+    p.hyper_threading = config.hyper_threading;
+    p.pebs_available = config.pebs_available;
+    p.long_mode = config.long_mode;
+    p.pmi_skid_cycles = config.pmi_skid_cycles;
+    pmu_.reset(p);
+    outcome_.clear();
+    thread_started_[0] = thread_started_[1] = false;
+    thread_stopped_[0] = thread_stopped_[1] = false;
+}
+
+void Emulator::execute(const Instruction& insn) {
+    const unsigned t = insn.thread & 1;
+    core_.execute(insn, &outcome_);
+    if (!thread_started_[t]) {
+        thread_started_[t] = true;
+        pmu_.set_thread_active(t, true, outcome_.fetch);
+    }
+    pmu_.consume(outcome_);
+}
+
+void Emulator::stop_thread(unsigned thread) {
+    const unsigned t = thread & 1;
+    if (thread_stopped_[t]) return;
+    thread_stopped_[t] = true;
+    core_.stop_thread(t, &outcome_);
+    pmu_.consume(outcome_);
+    pmu_.set_thread_active(t, false, core_.now());
+}
+
+MsrResult Emulator::write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value) {
+    pmu_.close_until(core_.now());
+    return pmu_.write_msr(thread, msr, value, core_.now());
+}
+
+MsrResult Emulator::read_msr(unsigned thread, std::uint32_t msr, std::uint64_t* value) {
+    pmu_.close_until(core_.now());
+    return pmu_.read_msr(thread, msr, value, core_.now());
+}
+
+MsrResult Emulator::read_pmc(unsigned thread, std::uint32_t ecx, std::uint64_t* value) {
+    pmu_.close_until(core_.now());
+    return pmu_.read_pmc(thread, ecx, value, core_.now());
+}
+
+void Emulator::finish() {
+    for (unsigned t = 0; t < 2; ++t)
+        if (thread_started_[t]) stop_thread(t);
+    pmu_.close_until(core_.now());
+}
+
+}  // namespace netburst::emu

@@ -1,0 +1,192 @@
+#include "emulator/tools/replay.h"
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "alloc/allocator.h"
+#include "emulator/tools/msr_script.h"
+#include "emulator/tools/sparse_memory.h"
+#include "emulator/trace/trace_file.h"
+#include "encode/program.h"
+#include "events/parser.h"
+#include "table/registers.h"
+
+namespace netburst::emu {
+
+namespace {
+
+Error bad(std::string m) { return make_error(ErrorCode::BadInput, std::move(m)); }
+
+std::string hex(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+struct Programmed {
+    std::vector<EventRequest> requests;
+    Schedule schedule;
+};
+
+// Programs the event strings on one logical processor through the allocator and the encoder, exactly as the
+// PAPI component will: it never writes a register value of its own.
+Result<Programmed> program_events(Emulator& emu, const ReplayOptions& o, unsigned thread, const Occupancy& sibling) {
+    Programmed p;
+    for (const std::string& text : o.events) {
+        auto r = parse_event(text, o.model);
+        if (!r) return r.error();
+        p.requests.push_back(*r);
+    }
+    AllocContext ctx;
+    ctx.model = o.model;
+    ctx.hyper_threading = o.hyper_threading;
+    ctx.thread = thread;
+    ctx.sibling = sibling;
+    auto s = schedule_events(p.requests, ctx);
+    if (!s) {
+        Error e = s.error();
+        if (o.hyper_threading) e.message = "logical processor " + std::to_string(thread) + ": " + e.message;
+        return e;
+    }
+    p.schedule = *s;
+    for (const MsrWrite& w : start_writes(p.schedule))
+        if (emu.write_msr(thread, w.msr, w.value) != MsrResult::Ok)
+            return bad("the emulator refused wrmsr " + hex(w.msr) + " " + hex(w.value) + " (a #GP): this is a bug");
+    return p;
+}
+
+Result<bool> apply_msr_script(Emulator& emu, SparseMemory& memory, const ReplayOptions& o) {
+    std::ifstream in(o.msr_file);
+    if (!in) return bad(o.msr_file + ": cannot be read");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::vector<MsrScriptLine> lines;
+    std::string error;
+    if (!parse_msr_script(ss.str(), o.msr_file, &lines, &error)) return bad(error);
+    for (const MsrScriptLine& l : lines) {
+        if (l.kind == MsrScriptLine::Kind::Poke) {
+            std::uint8_t bytes[8];
+            for (unsigned k = 0; k < 8; ++k) bytes[k] = static_cast<std::uint8_t>(l.value >> (8 * k));
+            memory.write(l.address, bytes, 8);
+            continue;
+        }
+        if (l.thread == 1 && !o.hyper_threading)
+            return bad(o.msr_file + ":" + std::to_string(l.line) + ": thread=1 needs two logical processors");
+        if (emu.write_msr(l.thread, static_cast<std::uint32_t>(l.address), l.value) != MsrResult::Ok)
+            return bad(o.msr_file + ":" + std::to_string(l.line) + ": wrmsr " + hex(l.address) + " " + hex(l.value) +
+                       " raises #GP (unknown MSR or a reserved bit set)");
+    }
+    return true;
+}
+
+}  // namespace
+
+Result<ReplayResult> run_replay(const ReplayOptions& options) {
+    ReplayOptions o = options;
+    if (o.traces.empty() || o.traces.size() > 2) return bad("give one trace, or two for a Hyper-Threaded core");
+    if (o.traces.size() == 2) o.hyper_threading = true;
+    if (!model_exists(o.model)) return bad("model " + std::to_string(o.model) + " is not a NetBurst model");
+
+    std::vector<std::unique_ptr<trace::TraceReader>> readers;
+    for (const std::string& path : o.traces) {
+        std::string error;
+        auto r = trace::TraceReader::open(path, &error);
+        if (!r) return bad(error);
+        readers.push_back(std::move(r));
+    }
+
+    auto emu = std::make_unique<Emulator>();
+    EmulatorConfig cfg;
+    cfg.model = o.model;
+    cfg.hyper_threading = o.hyper_threading;
+    cfg.with_l3 = o.with_l3;
+    cfg.pmi_skid_cycles = o.pmi_skid_cycles;
+    cfg.pebs_available = o.pebs_available;
+    emu->reset(cfg);
+    SparseMemory memory;
+    emu->pmu().set_guest_memory(memory.as_guest_memory());
+
+    if (!o.msr_file.empty()) {
+        auto applied = apply_msr_script(*emu, memory, o);
+        if (!applied) return applied.error();
+    }
+    std::vector<Programmed> programmed;
+    if (!o.events.empty()) {
+        Occupancy sibling;
+        for (unsigned t = 0; t < (o.hyper_threading ? 2u : 1u); ++t) {
+            auto p = program_events(*emu, o, t, sibling);
+            if (!p) return p.error();
+            sibling = p->schedule.as_occupancy();
+            programmed.push_back(std::move(p.value()));
+        }
+    }
+
+    // Run: with two traces, the core chooses which logical processor supplies the next instruction.
+    bool more[2] = {true, o.traces.size() == 2};
+    Instruction insn;
+    std::string error;
+    ReplayResult result;
+    while (more[0] || more[1]) {
+        const unsigned t = o.traces.size() == 2 ? emu->next_thread(more[0], more[1]) : 0;
+        const int status = readers[t]->next(&insn, &error);
+        if (status < 0) return bad(error);
+        if (status == 0) {
+            more[t] = false;
+            emu->stop_thread(t);
+            continue;
+        }
+        if (o.traces.size() == 2) {
+            insn.thread = static_cast<std::uint8_t>(t);
+        } else if (insn.thread != 0 && !o.hyper_threading) {
+            return bad(readers[t]->name() + ": an instruction of logical processor 1 in a run without Hyper-Threading "
+                       "(give two traces, or --ht)");
+        }
+        emu->execute(insn);
+        ++result.threads[insn.thread & 1].instructions;
+    }
+    emu->finish();
+
+    result.cycles = emu->now();
+    result.logical_processors = o.hyper_threading ? 2 : 1;
+    for (unsigned t = 0; t < result.logical_processors; ++t) {
+        const Core::Stats s = emu->stats(t);
+        result.threads[t].uops_retired = s.uops_retired;
+        result.threads[t].bogus_uops = s.bogus_uops;
+    }
+    for (unsigned t = 0; t < programmed.size(); ++t) {
+        const Programmed& p = programmed[t];
+        for (std::size_t i = 0; i < p.requests.size(); ++i) {
+            EventValue v;
+            v.event = canonical_name(p.requests[i]);
+            v.thread = t;
+            v.counter = p.schedule.requests[i].result_counter;
+            emu->read_pmc(t, static_cast<std::uint32_t>(v.counter), &v.value);
+            v.unsupported = emu->counter_unsupported(static_cast<unsigned>(v.counter));
+            // A tagged metric's count is only meaningful if its upstream unit is modelled too.
+            for (const PlacedUnit& u : p.schedule.requests[i].units)
+                if (u.counter >= 0 && emu->counter_unsupported(static_cast<unsigned>(u.counter))) v.unsupported = true;
+            result.events.push_back(v);
+        }
+    }
+    if (!o.msr_file.empty()) {
+        for (unsigned c = 0; c < kNumCounters; ++c) {
+            CounterValue v;
+            v.counter = c;
+            emu->read_msr(0, kCounters[c].cccr_msr, &v.cccr);
+            if (!(v.cccr & (1u << kCccrEnableBit)) && !(v.cccr & (1u << 30))) continue;
+            emu->read_msr(0, kCounters[c].counter_msr, &v.value);
+            v.unsupported = emu->counter_unsupported(c);
+            result.counters.push_back(v);
+        }
+    }
+    PmiRecord pmis[256];
+    unsigned n;
+    while ((n = emu->pmu().take_pmis(pmis, 256)) > 0) result.pmis.insert(result.pmis.end(), pmis, pmis + n);
+    PebsRecord pebs[256];
+    while ((n = emu->pmu().take_pebs_records(pebs, 256)) > 0) result.pebs.insert(result.pebs.end(), pebs, pebs + n);
+    result.lost_records = emu->pmu().lost_records();
+    return result;
+}
+
+}  // namespace netburst::emu
