@@ -1,0 +1,73 @@
+/* The MSR channel between a guest program (the PAPI component inside libpapi) and the emulator running it under
+ * the netburst Valgrind tool (netburst-run). C, header-only, usable from C and C++.
+ *
+ * Each call is a Valgrind client request: a special no-op instruction sequence that, under the tool, transfers
+ * control synchronously into the emulator. The tool first accounts every guest instruction executed so far, so a
+ * read after N guest instructions reflects exactly those N instructions. Natively, or under another tool, the same
+ * sequence does nothing and the calls report NB_NOT_EMULATED.
+ */
+#ifndef NETBURST_CLIENT_H
+#define NETBURST_CLIENT_H
+
+#include <stdint.h>
+#include <valgrind/valgrind.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum nb_client_request {
+    NB_REQ_QUERY = VG_USERREQ_TOOL_BASE('N', 'B'), /* arg1: struct nb_emulator_info* to fill */
+    NB_REQ_WRMSR,                                  /* arg1: msr, arg2: value */
+    NB_REQ_RDMSR,                                  /* arg1: msr, arg2: uint64_t* value */
+    NB_REQ_RDPMC,                                  /* arg1: ecx (counter), arg2: uint64_t* value */
+    NB_REQ_COUNTER_STATUS                          /* arg1: counter; returns NB_OK or NB_UNSUPPORTED */
+};
+
+/* Results of the calls. */
+#define NB_OK 0
+#define NB_GP_FAULT 1        /* the emulated wrmsr/rdmsr/rdpmc raised #GP: unknown MSR or reserved bit */
+#define NB_UNSUPPORTED 2     /* the counter counts something the emulator does not model */
+#define NB_NOT_EMULATED 3    /* not running under netburst-run */
+
+#define NB_CLIENT_PROTOCOL_VERSION 1
+
+struct nb_emulator_info {
+    uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */
+    uint32_t model;            /* CPUID family 0FH model of the emulated processor */
+    uint32_t stepping;
+    uint32_t hyper_threading;  /* 1 when the emulated package has two logical processors */
+    uint32_t logical_processor;/* the logical processor the calling guest thread runs on (0 or 1) */
+    uint32_t has_l3;
+    uint32_t per_thread;       /* 1: each guest thread has its own virtual PMU (default); 0: one CPU-wide PMU */
+    uint32_t kernel_model;     /* 1: system calls run a documented synthetic kernel path at CPL 0 */
+    uint64_t misc_enable;      /* IA32_MISC_ENABLE as the emulated processor reports it */
+};
+
+/* Fills *info and returns NB_OK under the emulator; NB_NOT_EMULATED otherwise. */
+static inline int nb_query(struct nb_emulator_info* info) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_QUERY, info, 0, 0, 0, 0);
+}
+
+static inline int nb_wrmsr(uint32_t msr, uint64_t value) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_WRMSR, msr, value, 0, 0, 0);
+}
+
+static inline int nb_rdmsr(uint32_t msr, uint64_t* value) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_RDMSR, msr, value, 0, 0, 0);
+}
+
+/* RDPMC semantics: ecx bits 4:0 select counter 0-17, bit 31 asks for the low 32 bits. */
+static inline int nb_rdpmc(uint32_t ecx, uint64_t* value) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_RDPMC, ecx, value, 0, 0, 0);
+}
+
+static inline int nb_counter_status(uint32_t counter) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_COUNTER_STATUS, counter, 0, 0, 0, 0);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NETBURST_CLIENT_H */
