@@ -28,7 +28,7 @@ public:
     }
 
 private:
-    // Every combination of tag bits, then check ownership: each bit marks uops for one configuration only.
+    // Every combination of tag bits, then check who marks uops with each bit.
     bool tags(std::size_t g) {
         if (g == plan_.exec_groups.size()) {
             if (!tag_owners_ok()) return false;
@@ -46,17 +46,21 @@ private:
         return false;
     }
 
+    // Each bit: a metric's bit may be used by its own configuration only; raw TAGn events may share a bit.
     bool tag_owners_ok() const {
         for (int bit = 0; bit < 4; ++bit) {
-            std::set<std::tuple<int, int, bool, bool>> owners;
-            const TagBitOwner& fixed = plan_.fixed_owners[bit];
-            if (fixed.owned) owners.insert({int(fixed.event), fixed.mask, fixed.privilege.user, fixed.privilege.kernel});
+            std::vector<TagConfig> metric_configs, raw_configs = plan_.fixed_uses[bit].raw;
+            if (plan_.fixed_uses[bit].metric) metric_configs.push_back(plan_.fixed_uses[bit].metric_config);
             for (std::size_t g = 0; g < plan_.exec_groups.size(); ++g) {
                 const ExecGroup& grp = plan_.exec_groups[g];
                 if (grp.pinned_bit >= 0 && grp.pinned_bit != bits_[g]) return false;
-                if (bits_[g] == bit) owners.insert({int(grp.event), grp.mask, grp.privilege.user, grp.privilege.kernel});
+                if (bits_[g] == bit) metric_configs.push_back(grp.config);
             }
-            if (owners.size() > 1) return false;
+            if (metric_configs.empty()) continue;
+            for (const TagConfig& c : metric_configs)
+                if (c != metric_configs[0]) return false;
+            for (const TagConfig& c : raw_configs)
+                if (c != metric_configs[0]) return false;
         }
         return true;
     }

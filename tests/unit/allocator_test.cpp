@@ -225,9 +225,22 @@ TEST(Conflicts, TwoFirmEscrsLimitDistinctUpstreamEvents) {
     EXPECT_NE(e.message.find("MSR_CRU_ESCR2 and MSR_CRU_ESCR3"), std::string::npos) << e.message;
 }
 
-TEST(Conflicts, ExplicitTagBitClash) {
-    const Error e = schedule_err({"x87_FP_uop:ALL:TAG0", "packed_SP_uop:ALL:TAG0"});
+TEST(Conflicts, MetricTagBitIsExclusive) {
+    const Error e = schedule_err({"x87_FP_uop:ALL:TAG0", "packed_SP_retired:tag=0"});
     EXPECT_NE(e.message.find("tag bit 0"), std::string::npos) << e.message;
+}
+
+// SDM 18.15.6.3: several upstream events may set the same tag bit, and execution_event then counts the
+// combination. PAPI's FP presets rely on it.
+TEST(Allocator, RawUpstreamEventsMayCombineOnOneTagBit) {
+    const Schedule s = schedule_ok({"execution_event:NBOGUS0", "x87_FP_uop:ALL:TAG0", "scalar_DP_uop:ALL:TAG0"});
+    EXPECT_EQ(s.execution_tag_bits, 1);
+    EXPECT_EQ(s.escrs & (escr_bit(EscrId::FIRM_ESCR0) | escr_bit(EscrId::FIRM_ESCR1)),
+              escr_bit(EscrId::FIRM_ESCR0) | escr_bit(EscrId::FIRM_ESCR1));
+    // A metric choosing its own bit avoids the shared one.
+    const auto reqs = parse_all({"x87_FP_uop:ALL:TAG0", "x87_FP_uop:ALL:TAG0:k", "x87_FP_retired:u"});
+    auto t = schedule_events(reqs, {});
+    EXPECT_FALSE(t.ok()) << "three FIRM configurations need three FIRM ESCRs";
 }
 
 TEST(Conflicts, EscrPairNamedWithTheEventsThatNeedIt) {

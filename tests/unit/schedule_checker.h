@@ -21,7 +21,8 @@ inline std::string check_schedule(const std::vector<EventRequest>& requests, con
     if (s.requests.size() != requests.size()) return "one scheduled entry per request";
     std::set<int> counters;
     std::map<EscrId, std::uint64_t> escr_values;
-    std::map<int, std::set<std::pair<int, std::uint64_t>>> tag_owner;  // bit -> {(event, upstream ESCR value)}
+    std::map<int, std::set<std::pair<int, std::uint64_t>>> tag_owner;  // bit -> {(event, ESCR mask and T bits)}
+    std::set<int> metric_bits;
     for (std::size_t i = 0; i < requests.size(); ++i) {
         const ScheduledRequest& r = s.requests[i];
         const EventRequest& req = requests[i];
@@ -50,7 +51,9 @@ inline std::string check_schedule(const std::vector<EventRequest>& requests, con
             if (!c.enable || c.escr_select != escr.select) return "CCCR does not select the ESCR";
             if (f.tag_enable)
                 for (int b = 0; b < 4; ++b)
-                    if (f.tag_value & (1 << b)) tag_owner[b].insert({static_cast<int>(u.event), f.event_mask});
+                    if (f.tag_value & (1 << b))
+                        tag_owner[b].insert({static_cast<int>(u.event), (std::uint64_t{f.event_mask} << 4) |
+                                                                            (u.escr_value & 0xF)});
             if (u.role == UnitRole::Count) {
                 has_result = true;
                 if (r.result_counter != u.counter) return "result counter is not the counting unit's";
@@ -59,6 +62,7 @@ inline std::string check_schedule(const std::vector<EventRequest>& requests, con
         if (!has_result) return "no counting unit";
         if (req.is_metric() && req.metric->mechanism == TagMechanism::Execution) {
             if (r.tag_bit < 0) return "execution metric without a tag bit";
+            metric_bits.insert(r.tag_bit);
             for (const PlacedUnit& u : r.units) {
                 const EscrFields f = decode_escr(u.escr_value);
                 if (u.role == UnitRole::Upstream && f.tag_value != (1 << r.tag_bit)) return "upstream tag value wrong";
@@ -73,7 +77,8 @@ inline std::string check_schedule(const std::vector<EventRequest>& requests, con
         }
     }
     for (const auto& [bit, owners] : tag_owner)
-        if (owners.size() > 1) return "tag bit " + std::to_string(bit) + " set by two different upstream events";
+        if (owners.size() > 1 && metric_bits.count(bit))
+            return "metric tag bit " + std::to_string(bit) + " also set by another upstream event";
     if (ctx.sibling.replay_in_use && s.replay_active &&
         (s.pebs_enable != ctx.sibling.pebs_enable || s.matrix_vert != ctx.sibling.matrix_vert))
         return "replay registers differ from the other logical processor's";

@@ -8,13 +8,9 @@ namespace netburst {
 namespace {
 
 struct TagChoice {
-    TagBitOwner owners[kNumExecutionTagBits];
+    TagBitUse uses[kNumExecutionTagBits];
     std::vector<int> group_bit;  // per exec group
 };
-
-bool owned_by(const TagBitOwner& owner, const ExecGroup& g) {
-    return owner.event == g.event && owner.mask == g.mask && owner.privilege == g.privilege;
-}
 
 std::vector<ConcreteUnit> materialize(const Plan& plan, const TagChoice& tags, ThreadSelect threads) {
     std::vector<ConcreteUnit> units;
@@ -61,17 +57,17 @@ Schedule build_schedule(const Plan& plan, const TagChoice& tags, const std::vect
     s.matrix_vert = plan.replay_active ? plan.matrix_vert : 0;
     s.front_end_uop_mask = plan.front_end_uop_mask;
     for (unsigned bit = 0; bit < kNumExecutionTagBits; ++bit)
-        if (tags.owners[bit].owned) s.execution_tag_bits = static_cast<std::uint8_t>(s.execution_tag_bits | (1u << bit));
+        if (tags.uses[bit].used()) s.execution_tag_bits = static_cast<std::uint8_t>(s.execution_tag_bits | (1u << bit));
     return s;
 }
 
-// Depth-first over the tag bit of each execution group: a group may take a bit nobody owns or one its own
-// configuration already owns. Each complete choice is tried for placement.
+// Depth-first over the tag bit of each execution group: a group may take a bit nobody uses or one only its own
+// configuration uses. Each complete choice is tried for placement.
 class TagSearch {
 public:
     TagSearch(const Plan& plan, const AllocContext& ctx, std::size_t num_requests)
         : plan_(plan), ctx_(ctx), num_requests_(num_requests) {
-        for (unsigned bit = 0; bit < kNumExecutionTagBits; ++bit) choice_.owners[bit] = plan.fixed_owners[bit];
+        for (unsigned bit = 0; bit < kNumExecutionTagBits; ++bit) choice_.uses[bit] = plan.fixed_uses[bit];
         choice_.group_bit.assign(plan.exec_groups.size(), -1);
     }
 
@@ -89,16 +85,14 @@ private:
         const ExecGroup& group = plan_.exec_groups[g];
         for (unsigned bit = 0; bit < kNumExecutionTagBits; ++bit) {
             if (group.pinned_bit >= 0 && bit != static_cast<unsigned>(group.pinned_bit)) continue;
-            TagBitOwner& owner = choice_.owners[bit];
-            if (owner.owned && !owned_by(owner, group)) continue;
-            const TagBitOwner saved = owner;
-            owner.owned = true;
-            owner.event = group.event;
-            owner.mask = group.mask;
-            owner.privilege = group.privilege;
+            TagBitUse& use = choice_.uses[bit];
+            if (!use.open_to_metric(group.config)) continue;
+            const bool was_metric = use.metric;
+            use.metric = true;
+            use.metric_config = group.config;
             choice_.group_bit[g] = static_cast<int>(bit);
             if (dfs(g + 1, out)) return true;
-            owner = saved;
+            use.metric = was_metric;
         }
         return false;
     }

@@ -4,10 +4,6 @@ namespace netburst {
 
 namespace {
 
-bool same_config(const TagBitOwner& owner, EventId event, std::uint16_t mask, Privilege privilege) {
-    return owner.owned && owner.event == event && owner.mask == mask && owner.privilege == privilege;
-}
-
 class Planner {
 public:
     Planner(const std::vector<EventRequest>& requests, const AllocContext& ctx) : requests_(requests), ctx_(ctx) {}
@@ -46,8 +42,9 @@ private:
         if (r.tag_value) {
             u.content.tag_enable = true;
             u.content.tag_value = r.tag_value;
+            const TagConfig config{u.content.event, u.content.mask, u.content.privilege};
             for (unsigned bit = 0; bit < kNumExecutionTagBits; ++bit)
-                if (r.tag_value & (1u << bit)) claim_fixed_bit(bit, index, u.content);
+                if (r.tag_value & (1u << bit)) claim_raw_bit(bit, index, config);
         }
         if (r.event->tag_role == TagRole::FrontEndUpstream) claim_front_end(index, r.mask);
         plan_.units.push_back(u);
@@ -84,41 +81,43 @@ private:
     }
 
     int exec_group_for(std::size_t index, const EventRequest& r, const MetricDef& m, Privilege privilege) {
-        if (r.pinned_tag_bit >= 0) {
-            EscrContent c;
-            c.event = m.upstream_event;
-            c.mask = m.upstream_mask;
-            c.privilege = privilege;
-            claim_fixed_bit(static_cast<unsigned>(r.pinned_tag_bit), index, c);
-        }
+        const TagConfig config{m.upstream_event, m.upstream_mask, privilege};
+        if (r.pinned_tag_bit >= 0) claim_metric_bit(static_cast<unsigned>(r.pinned_tag_bit), index, config);
         for (std::size_t g = 0; g < plan_.exec_groups.size(); ++g) {
             ExecGroup& group = plan_.exec_groups[g];
-            if (group.event == m.upstream_event && group.mask == m.upstream_mask && group.privilege == privilege &&
-                group.pinned_bit == r.pinned_tag_bit) {
+            if (group.config == config && group.pinned_bit == r.pinned_tag_bit) {
                 group.requests.push_back(index);
                 return static_cast<int>(g);
             }
         }
-        plan_.exec_groups.push_back(ExecGroup{m.upstream_event, m.upstream_mask, privilege, r.pinned_tag_bit, {index}});
+        plan_.exec_groups.push_back(ExecGroup{config, r.pinned_tag_bit, {index}});
         return static_cast<int>(plan_.exec_groups.size() - 1);
     }
 
-    void claim_fixed_bit(unsigned bit, std::size_t index, const EscrContent& c) {
-        TagBitOwner& owner = plan_.fixed_owners[bit];
-        if (!owner.owned) {
-            owner.owned = true;
-            owner.event = c.event;
-            owner.mask = c.mask;
-            owner.privilege = c.privilege;
-        } else if (!same_config(owner, c.event, c.mask, c.privilege)) {
-            Conflict& k = plan_.conflict;
-            k.kind = ConflictKind::TagBit;
-            k.requests = owner.requests;
-            k.requests.push_back(index);
-            k.detail = "execution tag bit " + std::to_string(bit) + " can mark the uops of one upstream event only";
-            return;
-        }
-        owner.requests.push_back(index);
+    void tag_conflict(unsigned bit, const TagBitUse& use, std::size_t index) {
+        Conflict& k = plan_.conflict;
+        k.kind = ConflictKind::TagBit;
+        k.requests = use.requests;
+        k.requests.push_back(index);
+        k.detail = "execution tag bit " + std::to_string(bit) +
+                   ": a metric's tag bit must mark its own upstream event's uops and no other";
+    }
+
+    void claim_raw_bit(unsigned bit, std::size_t index, const TagConfig& config) {
+        TagBitUse& use = plan_.fixed_uses[bit];
+        if (use.metric && use.metric_config != config) return tag_conflict(bit, use, index);
+        bool known = false;
+        for (const TagConfig& c : use.raw) known = known || c == config;
+        if (!known) use.raw.push_back(config);
+        use.requests.push_back(index);
+    }
+
+    void claim_metric_bit(unsigned bit, std::size_t index, const TagConfig& config) {
+        TagBitUse& use = plan_.fixed_uses[bit];
+        if (!use.open_to_metric(config)) return tag_conflict(bit, use, index);
+        use.metric = true;
+        use.metric_config = config;
+        use.requests.push_back(index);
     }
 
     void claim_front_end(std::size_t index, std::uint16_t uop_mask) {

@@ -27,21 +27,39 @@ struct UnitNeed {
     bool bogus = false;
 };
 
-// The upstream configuration (event, mask, privilege) of one or more execution metrics. Tag bit n counts the
-// uops that the configuration owning bit n marks, so each bit may belong to one configuration only.
-struct ExecGroup {
+
+// The upstream configuration that marks uops with a tag bit.
+struct TagConfig {
     EventId event{};
     std::uint16_t mask = 0;
     Privilege privilege{};
-    int pinned_bit = -1;  // the bit :tag=N asked for, or -1 for "allocator chooses"
-    std::vector<std::size_t> requests;
+    bool operator==(const TagConfig& o) const { return event == o.event && mask == o.mask && privilege == o.privilege; }
+    bool operator!=(const TagConfig& o) const { return !(*this == o); }
 };
 
-struct TagBitOwner {
-    bool owned = false;
-    EventId event{};
-    std::uint16_t mask = 0;
-    Privilege privilege{};
+// Who marks uops with one execution tag bit. Raw upstream events with explicit TAGn may share a bit: execution_event
+// then counts the union, which the SDM describes as counting a combination of events (18.15.6.3). A metric's bit
+// belongs to its configuration alone, so that the metric counts exactly what it names.
+struct TagBitUse {
+    std::vector<TagConfig> raw;  // distinct configurations of raw upstream events
+    bool metric = false;
+    TagConfig metric_config;
+    std::vector<std::size_t> requests;
+
+    bool used() const { return metric || !raw.empty(); }
+    // Whether a metric with configuration c may use this bit.
+    bool open_to_metric(const TagConfig& c) const {
+        if (metric && metric_config != c) return false;
+        for (const TagConfig& r : raw)
+            if (r != c) return false;
+        return true;
+    }
+};
+
+// The upstream configuration of one or more execution metrics that share a tag bit (pinned or to be chosen).
+struct ExecGroup {
+    TagConfig config;
+    int pinned_bit = -1;  // the bit :tag=N asked for, or -1 for "allocator chooses"
     std::vector<std::size_t> requests;
 };
 
@@ -57,7 +75,7 @@ struct Conflict {
 struct Plan {
     std::vector<UnitNeed> units;
     std::vector<ExecGroup> exec_groups;  // groups whose bit is chosen or pinned by execution metrics
-    TagBitOwner fixed_owners[4];         // bits claimed by upstream events with explicit TAGn and by pinned metrics
+    TagBitUse fixed_uses[4];             // bits claimed by upstream events with explicit TAGn and by pinned metrics
     bool replay_active = false;
     std::uint32_t pebs_enable = 0;
     std::uint32_t matrix_vert = 0;
