@@ -151,13 +151,25 @@ TEST(NetburstEventsCli, HelpDescribesTheExitCodes) {
     EXPECT_NE(r.out.find("Exit status"), std::string::npos);
 }
 
-// doc/reference/events.md is generated; this keeps the committed copy from going stale.
-TEST(NetburstEventsCli, CommittedEventReferenceIsCurrent) {
+// doc/reference/*.md are generated; this keeps the committed copies from going stale.
+TEST(NetburstEventsCli, CommittedReferencesAreCurrent) {
     const char* srcdir = std::getenv("srcdir");
-    const std::string path = std::string(srcdir ? srcdir : ".") + "/doc/reference/events.md";
-    std::ifstream f(path);
-    ASSERT_TRUE(f) << path;
-    std::stringstream ss;
-    ss << f.rdbuf();
-    EXPECT_EQ(ss.str(), run("--markdown").out) << "run `make doc-reference` and commit the result";
+    for (const auto& [file, flag] : {std::pair<std::string, std::string>{"events.md", "--markdown"},
+                                     {"presets.md", "--presets-markdown"}}) {
+        const std::string path = std::string(srcdir ? srcdir : ".") + "/doc/reference/" + file;
+        std::ifstream f(path);
+        ASSERT_TRUE(f) << path;
+        std::stringstream ss;
+        ss << f.rdbuf();
+        EXPECT_EQ(ss.str(), run(flag).out) << "run `make doc-reference` and commit " << file;
+    }
+}
+
+TEST(NetburstEventsCli, PapiCsvHasOneSectionPerConfiguration) {
+    const ToolRun r = run("--papi-csv");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("CPU,papi-netburst sse\n"), std::string::npos);
+    EXPECT_NE(r.out.find("CPU,papi-netburst x87_sse_dp L3\n"), std::string::npos);
+    EXPECT_NE(r.out.find("PRESET,PAPI_BR_MSP,NOT_DERIVED,mispred_branch_retired:BOGUS\n"), std::string::npos);
+    EXPECT_NE(run("--presets").out.find("PAPI_L1_DCM"), std::string::npos);
 }

@@ -9,6 +9,8 @@
 #include "alloc/allocator.h"
 #include "events/parser.h"
 #include "listing.h"
+#include "preset_listing.h"
+#include "presets/preset_table.h"
 #include "table_json.h"
 
 namespace {
@@ -30,6 +32,9 @@ const char* kUsage =
     "  --encode EVENT      print, as JSON, every MSR address and value EVENT needs\n"
     "  --schedule EVENT... place the events as one event set and print the assignment as JSON\n"
     "  --markdown          print the Markdown event reference (doc/reference/events.md)\n"
+    "  --presets           list the PAPI presets and their recipes\n"
+    "  --presets-markdown  print the Markdown preset reference (doc/reference/presets.md)\n"
+    "  --papi-csv          print the component's sections of PAPI's preset table (papi_events.csv)\n"
     "\n"
     "Options:\n"
     "  --model N           CPU model (family 0FH): 0, 1, 2, 3, 4 or 6 (default 2, Northwood);\n"
@@ -46,7 +51,7 @@ const char* kUsage =
     "together (the reason is printed), 2 for bad input.\n";
 
 struct Options {
-    enum class Action { List, Json, Encode, Schedule, Markdown } action = Action::List;
+    enum class Action { List, Json, Encode, Schedule, Markdown, Presets, PresetsMarkdown, PapiCsv } action = Action::List;
     int model = -1;
     unsigned thread = 0;
     bool ht = false;
@@ -66,13 +71,15 @@ bool parse_number(const char* text, long* out) {
 }
 
 Options parse_options(int argc, char** argv) {
-    enum { kJson = 1000, kEncode, kSchedule, kMarkdown, kModel, kThread, kHt, kDomain, kVersion };
+    enum { kJson = 1000, kEncode, kSchedule, kMarkdown, kModel, kThread, kHt, kDomain, kVersion, kPresets, kPresetsMd, kPapiCsv };
     static const option long_options[] = {
         {"json", no_argument, nullptr, kJson},         {"encode", required_argument, nullptr, kEncode},
         {"schedule", no_argument, nullptr, kSchedule}, {"markdown", no_argument, nullptr, kMarkdown},
         {"model", required_argument, nullptr, kModel}, {"thread", required_argument, nullptr, kThread},
         {"ht", no_argument, nullptr, kHt},             {"domain", required_argument, nullptr, kDomain},
         {"help", no_argument, nullptr, 'h'},           {"version", no_argument, nullptr, kVersion},
+        {"presets", no_argument, nullptr, kPresets},   {"presets-markdown", no_argument, nullptr, kPresetsMd},
+        {"papi-csv", no_argument, nullptr, kPapiCsv},
         {nullptr, 0, nullptr, 0}};
     Options o;
     int action_count = 0;
@@ -83,6 +90,9 @@ Options parse_options(int argc, char** argv) {
         switch (c) {
         case kJson: o.action = Options::Action::Json; ++action_count; break;
         case kMarkdown: o.action = Options::Action::Markdown; ++action_count; break;
+        case kPresets: o.action = Options::Action::Presets; ++action_count; break;
+        case kPresetsMd: o.action = Options::Action::PresetsMarkdown; ++action_count; break;
+        case kPapiCsv: o.action = Options::Action::PapiCsv; ++action_count; break;
         case kEncode:
             o.action = Options::Action::Encode;
             o.events.push_back(optarg);
@@ -115,7 +125,7 @@ Options parse_options(int argc, char** argv) {
                                : std::string("unknown option ") + argv[optind - 1]);
         }
     }
-    if (action_count > 1) usage_error("give one action: --json, --encode, --schedule or --markdown");
+    if (action_count > 1) usage_error("give one action: --json, --encode, --schedule, --markdown, --presets ...");
     for (int i = optind; i < argc; ++i) {
         if (o.action != Options::Action::Schedule) usage_error(std::string("unexpected argument '") + argv[i] + "'");
         o.events.push_back(argv[i]);
@@ -177,6 +187,9 @@ int main(int argc, char** argv) {
     case Options::Action::List: tools::print_listing(std::cout, o.model); return kExitOk;
     case Options::Action::Json: std::cout << tools::table_json().dump(2) << "\n"; return kExitOk;
     case Options::Action::Markdown: tools::print_markdown_reference(std::cout); return kExitOk;
+    case Options::Action::Presets: tools::print_preset_listing(std::cout); return kExitOk;
+    case Options::Action::PresetsMarkdown: tools::print_preset_markdown(std::cout); return kExitOk;
+    case Options::Action::PapiCsv: std::cout << papi_csv_sections(); return kExitOk;
     case Options::Action::Encode: return schedule_and_print(o, true);
     case Options::Action::Schedule: return schedule_and_print(o, false);
     }
