@@ -7,7 +7,9 @@ tests_emulator_pmu_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) -I$(top_srcdi
 tests_emulator_pmu_tests_LDADD = $(EMU_LIBS) $(GTEST_LIBS)
 tests_emulator_pmu_tests_SOURCES = \
 	tests/emulator/pmu_test_util.h tests/emulator/pmu_test_util.cpp \
-	tests/emulator/pmu_registers_test.cpp
+	tests/emulator/pmu_registers_test.cpp \
+	tests/emulator/pmu_counting_test.cpp \
+	tests/emulator/pmu_cccr_test.cpp
 TESTS += tests/emulator/pmu_tests
 
 # The PMU feed's speed: `make bench` prints ns per Outcome (with the allocator figures).
