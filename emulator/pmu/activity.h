@@ -27,6 +27,7 @@ public:
     // Every cycle before `cycle` has been evaluated: folds the changes up to it into the base state.
     void fold_until(Cycle cycle);
     bool active(unsigned thread) const;  // at the latest known change
+    bool has_changes() const { return num_changes_ != 0; }
 
 private:
     struct Change {

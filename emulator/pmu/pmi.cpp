@@ -16,14 +16,6 @@ void PmiUnit::finish(unsigned thread, std::uint64_t eip) {
     waiting_[thread] = false;
 }
 
-void PmiUnit::note_retired(unsigned thread, Cycle retire, std::uint64_t pc) {
-    thread &= 1u;
-    window_[thread][head_[thread]] = Retired{retire, pc};
-    head_[thread] = (head_[thread] + 1) % kWindow;
-    if (count_[thread] < kWindow) ++count_[thread];
-    if (waiting_[thread] && retire >= pending_[thread].cycle) finish(thread, pc);
-}
-
 void PmiUnit::raise(unsigned thread, Cycle cycle, std::uint32_t overflowed, bool pebs_threshold) {
     thread &= 1u;
     if (waiting_[thread]) {

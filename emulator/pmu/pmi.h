@@ -25,7 +25,13 @@ public:
     void reset(unsigned skid_cycles);
 
     // An instruction of `thread` retired at `retire` (called in program order, before its events are counted).
-    void note_retired(unsigned thread, Cycle retire, std::uint64_t pc);
+    void note_retired(unsigned thread, Cycle retire, std::uint64_t pc) {
+        thread &= 1u;
+        window_[thread][head_[thread]] = Retired{retire, pc};
+        head_[thread] = (head_[thread] + 1) % kWindow;
+        if (count_[thread] < kWindow) ++count_[thread];
+        if (waiting_[thread] && retire >= pending_[thread].cycle) finish(thread, pc);
+    }
     void raise(unsigned thread, Cycle cycle, std::uint32_t overflowed, bool pebs_threshold);
     // The logical processor stopped: no instruction will tell where its waiting PMI returns; eip 0 says so.
     void flush(unsigned thread);

@@ -36,9 +36,9 @@ void Pmu::reset(const PmuConfig& config) {
     facts_.load();
     for (CounterState& c : counters_) c = CounterState{};
     std::memset(cap_, 0, sizeof cap_);
-    routes_.clear();
+    core_routes_.clear();
+    own_routes_.clear();
     tags_.num_exec = 0;
-    for (unsigned i = 0; i < kNumEvents; ++i) pmu_owned_[i] = is_pmu_owned(kEvents[i]);
     counting_ = per_cycle_ = 0;
     activity_.reset(config.hyper_threading);
     pmi_.reset(config.pmi_skid_cycles);
@@ -132,8 +132,8 @@ void Pmu::run_pending_reprogram() {
 // each write that can change them (rare next to outcomes), and when a cascade starts a counter.
 void Pmu::reprogram(Cycle now) {
     reprogram_pending_ = false;
-    const unsigned model = config_.model;
-    routes_.clear();
+    core_routes_.clear();
+    own_routes_.clear();
     std::memset(escr_in_use_, 0, sizeof escr_in_use_);
     counting_ = 0;
     for (std::uint32_t& w : cascade_waiting_on_) w = 0;
@@ -161,41 +161,86 @@ void Pmu::reprogram(Cycle now) {
         c.active_thread = f.active_thread;
         c.unsupported = false;
         c.pebs = false;
-        if (!counts) {
-            refresh_slow(c);
-            continue;
-        }
-        counting_ |= bit32(n);
-
-        const EscrId escr = escr_for_cccr_select(n, f.escr_select, model);
-        if (escr == EscrId::None) continue;
-        escr_in_use_[escr_index(escr)] = true;
-        const EscrFields e = decode_escr(regs_.escr(escr_index(escr)));
-        const EventDef* ev = event_for_escr(escr, e.event_select);
-        if (!ev || !event_on_model(*ev, model)) continue;
-        const std::uint16_t mask = effective_mask(*ev, e.event_mask, model);
-        for (unsigned b = 0; b < 16; ++b)
-            if (((mask >> b) & 1u) && coverage(ev->id, b) == Coverage::NotModelled) c.unsupported = true;
-        if (c.unsupported) c.tainted = true;
-        // uop_type only tags (its Table 19-29 note: it never increments a counter).
-        if (mask == 0 || ev->tag_role == TagRole::FrontEndUpstream) continue;
-        routes_.add(ev->id, Route{static_cast<std::uint8_t>(n), mask, make_qualifier(*ev, e)});
-
-        // PEBS: IQ_COUNTER4 for logical processor 0, IQ_COUNTER5 for logical processor 1 (Hyper-Threading only),
-        // counting one of the at-retirement events that "can support PEBS".
-        if ((n == 16 || (n == 17 && config_.hyper_threading)) && ev->pebs && c.mode == Mode::Plain &&
-            regs_.pebs_enabled(n - 16)) {
-            c.pebs = true;
-            c.pebs_thread = static_cast<std::uint8_t>(n - 16);
+        if (counts) {
+            counting_ |= bit32(n);
+            route_counter(n, f.escr_select);
         }
         if (!c.pebs) c.pebs_armed = false;
         refresh_slow(c);
     }
 
-    build_tag_config(regs_, escr_in_use_, model, facts_, &tags_);
-    uop_events_ = routes_.any(EventId::UopsRetired) || routes_.any(EventId::InstrRetired) ||
-                  routes_.any(EventId::InstrCompleted) || routes_.any(EventId::FrontEndEvent) ||
-                  routes_.any(EventId::ExecutionEvent) || routes_.any(EventId::ReplayEvent);
+    build_tag_config(regs_, escr_in_use_, config_.model, facts_, &tags_);
+    want_fe_ = (tags_.fe_loads | tags_.fe_stores) != 0 &&
+               (own_routes_.any(EventId::FrontEndEvent) || own_routes_.any(EventId::InstrRetired));
+    want_exec_ = tags_.num_exec != 0 && own_routes_.any(EventId::ExecutionEvent);
+    want_replay_ = tags_.replay && own_routes_.any(EventId::ReplayEvent);
+    want_tags_ = want_fe_ || want_exec_ || want_replay_;
+    routed_events_ = 0;
+    for (unsigned e = 0; e < kNumEvents; ++e)
+        if (core_routes_.any(static_cast<EventId>(e))) routed_events_ |= std::uint64_t{1} << e;
+    want_uops_ = own_routes_.any(EventId::UopsRetired) || own_routes_.any(EventId::InstrRetired) ||
+                 own_routes_.any(EventId::InstrCompleted);
+    build_retire_routes();
+    watch_pmis_ = false;
+    for (unsigned n = 0; n < kNumCounters; ++n) {
+        const CounterState& c = counters_[n];
+        if (((counting_ >> n) & 1u) && (c.pmi_t0 || c.pmi_t1 || c.pebs)) watch_pmis_ = true;
+    }
+}
+
+// Counter n counts: decodes the ESCR its CCCR selects and routes that ESCR's event to it.
+void Pmu::route_counter(unsigned n, unsigned escr_select) {
+    CounterState& c = counters_[n];
+    const unsigned model = config_.model;
+    const EscrId escr = escr_for_cccr_select(n, escr_select, model);
+    if (escr == EscrId::None) return;
+    escr_in_use_[escr_index(escr)] = true;
+    const EscrFields e = decode_escr(regs_.escr(escr_index(escr)));
+    const EventDef* ev = event_for_escr(escr, e.event_select);
+    if (!ev || !event_on_model(*ev, model)) return;
+    const std::uint16_t mask = effective_mask(*ev, e.event_mask, model);
+    for (unsigned b = 0; b < 16; ++b)
+        if (((mask >> b) & 1u) && coverage(ev->id, b) == Coverage::NotModelled) c.unsupported = true;
+    if (c.unsupported) c.tainted = true;
+    // uop_type only tags (its Table 19-29 note: it never increments a counter).
+    if (mask == 0 || ev->tag_role == TagRole::FrontEndUpstream) return;
+    const Route route{accept_matrix(mask, make_qualifier(*ev, e)), static_cast<std::uint8_t>(n)};
+    (is_pmu_owned(*ev) ? own_routes_ : core_routes_).add(ev->id, route);
+
+    // PEBS: IQ_COUNTER4 for logical processor 0, IQ_COUNTER5 for logical processor 1 (Hyper-Threading only),
+    // counting one of the at-retirement events that "can support PEBS".
+    if ((n == 16 || (n == 17 && config_.hyper_threading)) && ev->pebs && c.mode == Mode::Plain &&
+        regs_.pebs_enabled(n - 16)) {
+        c.pebs = true;
+        c.pebs_thread = static_cast<std::uint8_t>(n - 16);
+    }
+}
+
+// The untagged retirement path's view of the uops_retired, instr_retired and instr_completed routes.
+void Pmu::build_retire_routes() {
+    num_retire_routes_ = 0;
+    struct Source {
+        EventId event;
+        std::uint8_t bits[4];  // the mask bit that selects each count kind, or 0xFF when none does
+    };
+    const Source sources[] = {
+        {EventId::UopsRetired, {facts_.uops_nbogus, facts_.uops_bogus, 0xFF, 0xFF}},
+        {EventId::InstrRetired, {0xFF, 0xFF, facts_.instr_retired_bit[0], facts_.instr_retired_bit[2]}},
+        {EventId::InstrCompleted, {0xFF, 0xFF, facts_.completed_nbogus, facts_.completed_bogus}},
+    };
+    for (const Source& s : sources) {
+        const RouteList& list = own_routes_[s.event];
+        for (unsigned i = 0; i < list.count; ++i) {
+            RetireRoute& r = retire_routes_[num_retire_routes_++];
+            r.counter = list.routes[i].counter;
+            for (unsigned q = 0; q < 4; ++q) {
+                r.takes[q] = 0;
+                for (unsigned kind = 0; kind < 4; ++kind)
+                    if (s.bits[kind] != 0xFF && list.routes[i].takes(s.bits[kind], q))
+                        r.takes[q] = static_cast<std::uint8_t>(r.takes[q] | (1u << kind));
+            }
+        }
+    }
 }
 
 // Switches counter n between bulk counting and per-cycle evaluation. A per-cycle counter's window opens at its
@@ -214,6 +259,7 @@ void Pmu::enter_mode(unsigned n, Mode mode, Cycle now) {
         per_cycle_ |= bit32(n);
     }
     c.mode = mode;
+    refresh_slow(c);
 }
 
 }  // namespace netburst::emu

@@ -64,6 +64,7 @@ private:
         std::uint64_t value = 0;  // 40 bits
         Mode mode = Mode::Off;
         bool slow = false;         // force_ovf || pmi_pending || pebs_armed: bulk adds take count_slow()
+        bool fast = false;         // Mode::Plain && !slow: an occurrence only needs the bus cap and an add
         bool force_ovf = false;
         bool pmi_t0 = false;
         bool pmi_t1 = false;
@@ -87,23 +88,40 @@ private:
     static constexpr unsigned kCapSlots = 256;
 
     void reprogram(Cycle now);
+    void route_counter(unsigned n, unsigned escr_select);
     void enter_mode(unsigned n, Mode mode, Cycle now);
     void flush_per_cycle(unsigned n, Cycle now);
     void request_reprogram(Cycle cycle);
     void run_pending_reprogram();
+    // close_until() for the common case: nothing is evaluated per cycle and nothing waits.
+    void advance(Cycle cycle) {
+        if (cycle <= closed_) return;
+        if (per_cycle_ == 0 && !reprogram_pending_ && !activity_.has_changes())
+            closed_ = cycle;
+        else
+            close_until(cycle);
+    }
 
+    unsigned bus_room(unsigned n, Cycle cycle, unsigned count);
     void deliver_point(unsigned n, Cycle cycle, unsigned count);
+    void deliver_point_slow(unsigned n, Cycle cycle, unsigned count);
     void deliver_interval(unsigned n, Cycle begin, Cycle end, unsigned per_cycle);
-    void deliver_bit(EventId event, unsigned bit, Cycle cycle, unsigned q);
-    void deliver_bits(EventId event, std::uint16_t bits, Cycle cycle, unsigned q);
-    void feed_uops(const Outcome& outcome, unsigned q);
+    void deliver_own(EventId event, unsigned bit, Cycle cycle, unsigned q, unsigned count);
+    void deliver_own_any(EventId event, std::uint16_t bits, Cycle cycle, unsigned q);
+    void feed_retirement(const Outcome& outcome, unsigned q);
+    void deliver_retirement(Cycle cycle, unsigned q, const unsigned counts[4]);
+    void build_retire_routes();
+    void feed_tagged_uops(const Outcome& outcome, unsigned q);
 
     void count_units(unsigned n, Cycle first, Cycle cycles, unsigned per_cycle);
     void count_slow(unsigned n, Cycle first, Cycle cycles, unsigned per_cycle);
     void on_overflow(unsigned n, Cycle cycle);
     void raise_counter_pmi(unsigned n, Cycle cycle);
     void write_pebs(unsigned n, Cycle cycle);
-    void refresh_slow(CounterState& c) const { c.slow = c.force_ovf || c.pmi_pending || c.pebs_armed; }
+    void refresh_slow(CounterState& c) const {
+        c.slow = c.force_ovf || c.pmi_pending || c.pebs_armed;
+        c.fast = c.mode == Mode::Plain && !c.slow;
+    }
     std::uint32_t overflowed_mask() const;
 
     void evaluate(unsigned n, Cycle until, Cycle idle_from);
@@ -115,14 +133,30 @@ private:
     CounterState counters_[kNumCounters];
     std::uint64_t cap_[kNumCounters][kCapSlots];
     CycleBuckets buckets_[kNumCounters];
-    RouteTable routes_;
+    RouteTable core_routes_;               // events the core reports (EventRecord, IntervalRecord)
+    RouteTable own_routes_;                // events the PMU derives from retiring uops
+    std::uint64_t routed_events_ = 0;      // bit per EventId that has a core route
     TagConfig tags_;
     bool escr_in_use_[kNumEscrs] = {};
-    bool pmu_owned_[kNumEvents] = {};      // events the PMU counts from uops; the core's records of them are ignored
     std::uint32_t counting_ = 0;           // counters that count (enabled or cascade-started)
     std::uint32_t per_cycle_ = 0;          // counters in Mode::PerCycle
     std::uint32_t cascade_waiting_on_[kNumCounters] = {};  // counters that start when counter n overflows
-    bool uop_events_ = false;              // some counter counts an event derived from uops
+    // What the feed has to do with uops, decided when the registers change.
+    bool want_uops_ = false;               // uops_retired, instr_retired or instr_completed is counted
+    bool want_tags_ = false;               // a tagged event is counted and its tagging is configured
+    bool want_fe_ = false;
+    bool want_exec_ = false;
+    bool want_replay_ = false;
+    bool watch_pmis_ = false;              // a counter can raise a PMI: remember where instructions retire
+    // The counters of uops_retired, instr_retired and instr_completed, for the untagged retirement path: per
+    // qualifier index, which of {non-bogus uops, bogus uops, non-bogus instructions, bogus instructions} (bits
+    // 0-3) the counter's ESCR selects.
+    struct RetireRoute {
+        std::uint8_t counter;
+        std::uint8_t takes[4];
+    };
+    RetireRoute retire_routes_[kNumCounters];
+    unsigned num_retire_routes_ = 0;
     ActivityTimeline activity_;
     PmiUnit pmi_;
     RecordRing<PebsRecord, 256> pebs_records_;

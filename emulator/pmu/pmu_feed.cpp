@@ -1,131 +1,187 @@
 // The core model's feed: routes every occurrence of an Outcome to the counters whose ESCR detects it, and derives
 // from the retiring uops the events the PMU counts itself (uops_retired, instr_retired, instr_completed and the
-// three tagged events). The hot path of the emulator: with no counter counting it only remembers where time is.
+// three tagged events). This is the emulator's hot path: register decoding happened when software wrote the
+// registers (Pmu::reprogram), so here an occurrence costs a table lookup and a bit test per counting counter.
 #include "emulator/pmu/pmu.h"
 
 namespace netburst::emu {
 
-// Plain counters add at once; the 4-bit bus caps each cycle at 15 per counter. Per-cycle counters collect.
+// The 4-bit bus caps what one cycle delivers to a counter at 15, however many records the occurrences arrive in.
+// Returns how many of `count` occurrences in `cycle` still fit.
+inline unsigned Pmu::bus_room(unsigned n, Cycle cycle, unsigned count) {
+    std::uint64_t& slot = cap_[n][cycle & (kCapSlots - 1)];
+    const std::uint64_t tag = cycle << 4;
+    const std::uint64_t s = (slot & ~std::uint64_t{15}) == tag ? slot : tag;
+    const unsigned room = CycleBuckets::kMaxPerCycle - static_cast<unsigned>(s & 15u);
+    const unsigned add = count < room ? count : room;
+    slot = s + add;
+    return add;
+}
+
+// A plain counter adds at once; everything else (per-cycle evaluation, overflow handling) takes the slow path.
 inline void Pmu::deliver_point(unsigned n, Cycle cycle, unsigned count) {
     CounterState& c = counters_[n];
-    if (c.mode == Mode::PerCycle) {
+    if (c.fast) {
+        const unsigned add = bus_room(n, cycle, count);
+        if (c.value + add <= kCounterValueMask) {
+            c.value += add;
+            return;
+        }
+        count_slow(n, cycle, 1, add);
+        return;
+    }
+    deliver_point_slow(n, cycle, count);
+}
+
+void Pmu::deliver_point_slow(unsigned n, Cycle cycle, unsigned count) {
+    if (counters_[n].mode == Mode::PerCycle) {
         buckets_[n].add_point(cycle, count);
         return;
     }
-    std::uint64_t& slot = cap_[n][cycle & (kCapSlots - 1)];
-    if ((slot >> 4) != cycle) slot = cycle << 4;
-    const unsigned room = CycleBuckets::kMaxPerCycle - static_cast<unsigned>(slot & 15u);
-    const unsigned add = count < room ? count : room;
-    if (add == 0) return;
-    slot += add;
-    if (!c.slow && c.value + add <= kCounterValueMask) {
-        c.value += add;
-        return;
-    }
-    count_slow(n, cycle, 1, add);
+    const unsigned add = bus_room(n, cycle, count);
+    if (add != 0) count_slow(n, cycle, 1, add);
 }
 
 inline void Pmu::deliver_interval(unsigned n, Cycle begin, Cycle end, unsigned per_cycle) {
     if (per_cycle > CycleBuckets::kMaxPerCycle) per_cycle = CycleBuckets::kMaxPerCycle;
-    if (counters_[n].mode == Mode::PerCycle) {
+    CounterState& c = counters_[n];
+    const std::uint64_t total = (end - begin) * per_cycle;
+    if (c.fast && c.value + total <= kCounterValueMask) {
+        c.value += total;
+        return;
+    }
+    if (c.mode == Mode::PerCycle) {
         buckets_[n].add_interval(begin, end, per_cycle);
         return;
     }
-    count_units(n, begin, end - begin, per_cycle);
+    count_slow(n, begin, end - begin, per_cycle);
 }
 
-// One occurrence of (event, bit), for the events the PMU derives from uops.
-inline void Pmu::deliver_bit(EventId event, unsigned bit, Cycle cycle, unsigned q) {
-    const RouteList& list = routes_[event];
-    for (unsigned i = 0; i < list.count; ++i) {
-        const Route& r = list.routes[i];
-        if (((r.mask >> bit) & 1u) && r.qualifier.accepts(bit, q)) deliver_point(r.counter, cycle, 1);
-    }
+// `count` occurrences of (event, bit) for an event the PMU derives from uops.
+inline void Pmu::deliver_own(EventId event, unsigned bit, Cycle cycle, unsigned q, unsigned count) {
+    const RouteList& list = own_routes_[event];
+    for (unsigned i = 0; i < list.count; ++i)
+        if (list.routes[i].takes(bit, q)) deliver_point(list.routes[i].counter, cycle, count);
 }
 
 // One occurrence that sets several mask bits (execution_event: the uop's tag bits). SDM 18.15.6.3: "If any one of
 // the tag bits selected by the mask is set, the related counter is incremented by one."
-inline void Pmu::deliver_bits(EventId event, std::uint16_t bits, Cycle cycle, unsigned q) {
-    const RouteList& list = routes_[event];
+inline void Pmu::deliver_own_any(EventId event, std::uint16_t bits, Cycle cycle, unsigned q) {
+    const RouteList& list = own_routes_[event];
     for (unsigned i = 0; i < list.count; ++i) {
-        const Route& r = list.routes[i];
-        const std::uint16_t hit = static_cast<std::uint16_t>(r.mask & bits);
-        if (hit && r.qualifier.accepts_any(hit, q)) deliver_point(r.counter, cycle, 1);
+        for (std::uint16_t b = bits; b != 0; b = static_cast<std::uint16_t>(b & (b - 1))) {
+            if (list.routes[i].takes(static_cast<unsigned>(__builtin_ctz(b)), q)) {
+                deliver_point(list.routes[i].counter, cycle, 1);
+                break;
+            }
+        }
     }
+}
+
+inline void Pmu::deliver_retirement(Cycle cycle, unsigned q, const unsigned counts[4]) {
+    const unsigned routes = num_retire_routes_;
+    const unsigned c0 = counts[0], c1 = counts[1], c2 = counts[2], c3 = counts[3];
+    for (unsigned i = 0; i < routes; ++i) {
+        const RetireRoute r = retire_routes_[i];
+        const unsigned takes = r.takes[q];
+        unsigned n = ((takes & 1u) ? c0 : 0) + ((takes & 2u) ? c1 : 0) + ((takes & 4u) ? c2 : 0) + ((takes & 8u) ? c3 : 0);
+        if (n == 0) continue;
+        if (n > CycleBuckets::kMaxPerCycle) n = CycleBuckets::kMaxPerCycle;
+        CounterState& c = counters_[r.counter];
+        if (c.fast && c.value + n <= kCounterValueMask)
+            c.value += n;
+        else
+            deliver_point_slow(r.counter, cycle, n);
+    }
+}
+
+// Retirement counts without tagging: the uops and instructions of an outcome that retire in the same cycle are
+// counted together (an outcome's uops are in retirement order). NetBurst retires at most three uops per cycle, so
+// only one outcome contributes to a cycle's retirement counts and the 4-bit bus cap applies to the group alone.
+inline void Pmu::feed_retirement(const Outcome& o, unsigned q) {
+    const unsigned num_uops = o.num_uops;
+    if (num_uops == 0) return;
+    unsigned counts[4] = {0, 0, 0, 0};  // uops non-bogus, uops bogus, instructions non-bogus, instructions bogus
+    Cycle cycle = o.uops[0].retire;
+    for (unsigned i = 0; i < num_uops; ++i) {
+        const UopRecord& u = o.uops[i];
+        if (u.retire != cycle) {
+            deliver_retirement(cycle, q, counts);
+            counts[0] = counts[1] = counts[2] = counts[3] = 0;
+            cycle = u.retire;
+        }
+        const unsigned bogus = u.bogus;
+        ++counts[bogus];
+        counts[2 + bogus] += u.last_of_instruction;
+    }
+    deliver_retirement(cycle, q, counts);
 }
 
 void Pmu::consume(const Outcome& o) {
     const unsigned thread = o.thread & 1u;
-    if (counting_ == 0) {
-        // Nothing counts, but a PMI raised earlier may still wait for this instruction to learn where it returns.
-        if (pmi_.waiting(thread)) pmi_.note_retired(thread, o.retire, o.pc);
-        if (o.frontier > closed_) close_until(o.frontier);
-        return;
-    }
-    pmi_.note_retired(thread, o.retire, o.pc);
-    const unsigned q = qualifier_index(thread, o.cpl);
-
-    for (unsigned i = 0; i < o.num_events; ++i) {
-        const EventRecord& e = o.events[i];
-        const RouteList& list = routes_[e.event];
-        // The PMU counts its own events from uops: core records of them are ignored, so nothing counts twice.
-        if (list.count == 0 || pmu_owned_[static_cast<unsigned>(e.event)]) continue;
-        for (unsigned k = 0; k < list.count; ++k) {
-            const Route& r = list.routes[k];
-            if (((r.mask >> e.mask_bit) & 1u) && r.qualifier.accepts(e.mask_bit, q))
-                deliver_point(r.counter, e.cycle, e.count);
+    // Remember where instructions retire only while a PMI can be raised or one waits for its return address.
+    if (watch_pmis_ || pmi_.waiting(thread)) pmi_.note_retired(thread, o.retire, o.pc);
+    if (counting_ != 0) {
+        const unsigned q = qualifier_index(thread, o.cpl);
+        // Locals, because every store into a counter could alias the outcome or the route lists for the compiler.
+        const std::uint64_t routed = routed_events_;  // bit per EventId with a route: most records have none
+        const unsigned num_events = o.num_events;
+        for (unsigned i = 0; i < num_events; ++i) {
+            const EventRecord e = o.events[i];
+            if (!((routed >> static_cast<unsigned>(e.event)) & 1u)) continue;
+            const RouteList& list = core_routes_[e.event];
+            const unsigned routes = list.count;
+            for (unsigned k = 0; k < routes; ++k) {
+                const Route r = list.routes[k];
+                if (r.takes(e.mask_bit, q)) deliver_point(r.counter, e.cycle, e.count);
+            }
         }
-    }
-    for (unsigned i = 0; i < o.num_intervals; ++i) {
-        const IntervalRecord& iv = o.intervals[i];
-        const RouteList& list = routes_[iv.event];
-        if (list.count == 0 || pmu_owned_[static_cast<unsigned>(iv.event)] || iv.end <= iv.begin) continue;
-        for (unsigned k = 0; k < list.count; ++k) {
-            const Route& r = list.routes[k];
-            if (((r.mask >> iv.mask_bit) & 1u) && r.qualifier.accepts(iv.mask_bit, q))
-                deliver_interval(r.counter, iv.begin, iv.end, iv.per_cycle);
+        const unsigned num_intervals = o.num_intervals;
+        for (unsigned i = 0; i < num_intervals; ++i) {
+            const IntervalRecord iv = o.intervals[i];
+            if (!((routed >> static_cast<unsigned>(iv.event)) & 1u)) continue;
+            const RouteList& list = core_routes_[iv.event];
+            const unsigned routes = list.count;
+            for (unsigned k = 0; k < routes; ++k) {
+                const Route r = list.routes[k];
+                if (r.takes(iv.mask_bit, q) && iv.end > iv.begin) deliver_interval(r.counter, iv.begin, iv.end, iv.per_cycle);
+            }
         }
+        if (want_tags_)
+            feed_tagged_uops(o, q);
+        else if (want_uops_)
+            feed_retirement(o, q);
+        if (reprogram_pending_) run_pending_reprogram();
     }
-    if (uop_events_) feed_uops(o, q);
-
-    run_pending_reprogram();
-    if (o.frontier > closed_) close_until(o.frontier);
+    advance(o.frontier);
 }
 
-// Tags each retiring uop (front-end, execution, replay) and counts the retirement events. An instruction carries
-// the front-end tag when any of its uops does (instr_retired NBOGUSTAG/BOGUSTAG); its bogus state is that of the
-// uop that retires it.
-void Pmu::feed_uops(const Outcome& o, unsigned q) {
+// With tagging: each retiring uop is tagged (front-end, execution, replay) and counted on its own, because PEBS
+// samples individual uops. An instruction carries the front-end tag when any of its uops does (instr_retired
+// NBOGUSTAG/BOGUSTAG); its bogus state is that of the uop that retires it.
+void Pmu::feed_tagged_uops(const Outcome& o, unsigned q) {
     feeding_ = &o;
-    const bool fe_tagging = (tags_.fe_loads | tags_.fe_stores) != 0;
-    const bool want_fe = fe_tagging && (routes_.any(EventId::FrontEndEvent) || routes_.any(EventId::InstrRetired));
-    const bool want_exec = tags_.num_exec != 0 && routes_.any(EventId::ExecutionEvent);
-    const bool want_replay = tags_.replay && routes_.any(EventId::ReplayEvent);
-    const bool want_uops = routes_.any(EventId::UopsRetired);
-    const bool want_instr = routes_.any(EventId::InstrRetired) || routes_.any(EventId::InstrCompleted);
     bool instruction_tagged = false;
     for (unsigned i = 0; i < o.num_uops; ++i) {
         const UopRecord& u = o.uops[i];
         const Cycle at = u.retire;
-        if (want_uops) deliver_bit(EventId::UopsRetired, u.bogus ? facts_.uops_bogus : facts_.uops_nbogus, at, q);
-        if (want_fe && tags_.front_end_tag(u, q)) {
+        deliver_own(EventId::UopsRetired, u.bogus ? facts_.uops_bogus : facts_.uops_nbogus, at, q, 1);
+        if (want_fe_ && tags_.front_end_tag(u, q)) {
             instruction_tagged = true;
-            deliver_bit(EventId::FrontEndEvent, u.bogus ? facts_.fe_bogus : facts_.fe_nbogus, at, q);
+            deliver_own(EventId::FrontEndEvent, u.bogus ? facts_.fe_bogus : facts_.fe_nbogus, at, q, 1);
         }
-        if (want_exec) {
+        if (want_exec_) {
             const std::uint8_t tags = tags_.execution_tags(u, q);
             if (tags)
-                deliver_bits(EventId::ExecutionEvent, u.bogus ? facts_.exec_bogus_bits[tags] : facts_.exec_nbogus_bits[tags],
-                             at, q);
+                deliver_own_any(EventId::ExecutionEvent,
+                                u.bogus ? facts_.exec_bogus_bits[tags] : facts_.exec_nbogus_bits[tags], at, q);
         }
-        if (want_replay && tags_.replay_tag(u, q))
-            deliver_bit(EventId::ReplayEvent, u.bogus ? facts_.replay_bogus : facts_.replay_nbogus, at, q);
+        if (want_replay_ && tags_.replay_tag(u, q))
+            deliver_own(EventId::ReplayEvent, u.bogus ? facts_.replay_bogus : facts_.replay_nbogus, at, q, 1);
         if (u.last_of_instruction) {
-            if (want_instr) {
-                deliver_bit(EventId::InstrRetired, facts_.instr_retired_bit[(u.bogus ? 2 : 0) + (instruction_tagged ? 1 : 0)],
-                            at, q);
-                deliver_bit(EventId::InstrCompleted, u.bogus ? facts_.completed_bogus : facts_.completed_nbogus, at, q);
-            }
+            deliver_own(EventId::InstrRetired, facts_.instr_retired_bit[(u.bogus ? 2 : 0) + (instruction_tagged ? 1 : 0)],
+                        at, q, 1);
+            deliver_own(EventId::InstrCompleted, u.bogus ? facts_.completed_bogus : facts_.completed_nbogus, at, q, 1);
             instruction_tagged = false;
         }
     }
