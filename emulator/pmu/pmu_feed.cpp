@@ -101,19 +101,24 @@ inline void Pmu::deliver_retirement(Cycle cycle, unsigned q, const unsigned coun
 inline void Pmu::feed_retirement(const Outcome& o, unsigned q) {
     const unsigned num_uops = o.num_uops;
     if (num_uops == 0) return;
-    unsigned counts[4] = {0, 0, 0, 0};  // uops non-bogus, uops bogus, instructions non-bogus, instructions bogus
+    // Per group of uops retiring in one cycle: all uops, bogus uops, instructions, bogus instructions.
+    unsigned uops = 0, bogus_uops = 0, instructions = 0, bogus_instructions = 0;
     Cycle cycle = o.uops[0].retire;
     for (unsigned i = 0; i < num_uops; ++i) {
         const UopRecord& u = o.uops[i];
         if (u.retire != cycle) {
+            const unsigned counts[4] = {uops - bogus_uops, bogus_uops, instructions - bogus_instructions, bogus_instructions};
             deliver_retirement(cycle, q, counts);
-            counts[0] = counts[1] = counts[2] = counts[3] = 0;
+            uops = bogus_uops = instructions = bogus_instructions = 0;
             cycle = u.retire;
         }
-        const unsigned bogus = u.bogus;
-        ++counts[bogus];
-        counts[2 + bogus] += u.last_of_instruction;
+        const unsigned bogus = u.bogus, last = u.last_of_instruction;
+        ++uops;
+        bogus_uops += bogus;
+        instructions += last;
+        bogus_instructions += bogus & last;
     }
+    const unsigned counts[4] = {uops - bogus_uops, bogus_uops, instructions - bogus_instructions, bogus_instructions};
     deliver_retirement(cycle, q, counts);
 }
 
@@ -139,12 +144,12 @@ void Pmu::consume(const Outcome& o) {
         const unsigned num_intervals = o.num_intervals;
         for (unsigned i = 0; i < num_intervals; ++i) {
             const IntervalRecord iv = o.intervals[i];
-            if (!((routed >> static_cast<unsigned>(iv.event)) & 1u)) continue;
+            if (!((routed >> static_cast<unsigned>(iv.event)) & 1u) || iv.end <= iv.begin) continue;
             const RouteList& list = core_routes_[iv.event];
             const unsigned routes = list.count;
             for (unsigned k = 0; k < routes; ++k) {
                 const Route r = list.routes[k];
-                if (r.takes(iv.mask_bit, q) && iv.end > iv.begin) deliver_interval(r.counter, iv.begin, iv.end, iv.per_cycle);
+                if (r.takes(iv.mask_bit, q)) deliver_interval(r.counter, iv.begin, iv.end, iv.per_cycle);
             }
         }
         if (want_tags_)
