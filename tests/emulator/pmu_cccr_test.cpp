@@ -75,6 +75,48 @@ TEST_F(PmuCccr, CompareCountsIntervalsCycleByCycle) {
     EXPECT_EQ(counter(0, 100), 10u);
 }
 
+// Per-cycle counters: idle cycles are evaluated from the enable to the disable; later cycles only where they hold
+// occurrences of instructions consumed before the disable; occurrences before the enable count at the enable.
+TEST_F(PmuCccr, PerCycleWindowRunsFromEnableToDisable) {
+    CccrFields f;
+    f.compare = true;
+    f.complement = true;
+    f.threshold = 0;  // empty cycles
+    program(12, "CRU_ESCR2", "branch_retired", {"MMTP"}, T0_USR, f, 100);
+    EXPECT_EQ(counter(12, 110), 10u);  // cycles 100-109
+    wrmsr(cccr_msr(12), 0, 120);
+    EXPECT_EQ(counter(12, 200), 20u);
+}
+
+TEST_F(PmuCccr, OccurrencesAfterTheDisableCountWhenTheirInstructionCameBefore) {
+    CccrFields f;
+    f.compare = true;
+    f.threshold = 0;  // cycles with an occurrence
+    program(12, "CRU_ESCR2", "branch_retired", {"MMTP"}, T0_USR, f, 0);
+    const unsigned tp = mask_bit("branch_retired", "MMTP");
+    Outcome o = instruction(0x10, 10);
+    o.add_event(5, EventId::BranchRetired, tp);
+    o.add_event(30, EventId::BranchRetired, tp);  // e.g. a late occurrence of this instruction
+    o.add_event(40, EventId::BranchRetired, tp);
+    feed(o);
+    wrmsr(cccr_msr(12), 0, 20);
+    feed(event_at(50, EventId::BranchRetired, tp));  // consumed after the disable
+    EXPECT_EQ(counter(12, 100), 3u);
+}
+
+TEST_F(PmuCccr, OccurrencesBeforeTheEnableCountAtTheEnableCycle) {
+    CccrFields f;
+    f.compare = true;
+    f.threshold = 1;  // cycles with at least two occurrences
+    program(12, "CRU_ESCR2", "branch_retired", {"MMTP"}, T0_USR, f, 100);
+    const unsigned tp = mask_bit("branch_retired", "MMTP");
+    Outcome o = instruction(0x10, 105);
+    o.add_event(50, EventId::BranchRetired, tp);  // before the enable: clamped to cycle 100
+    o.add_event(100, EventId::BranchRetired, tp);
+    feed(o);
+    EXPECT_EQ(counter(12, 110), 1u);
+}
+
 // SDM/thesis section 9.1: branch_retired MMTP|MMTM for user code on logical processor 0, counting the cycles in
 // which more than two taken branches retire.
 TEST_F(PmuCccr, ThesisBranchRetiredThresholdExample) {

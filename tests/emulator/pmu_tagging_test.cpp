@@ -262,6 +262,29 @@ TEST_F(PmuReplay, EachMetricTagsExactlyItsUops) {
     EXPECT_EQ(metrics_checked, 9u);
 }
 
+// Thesis 9.4 / doc/hardware-table.md: 1stL_cache_load_miss_retired with IA32_PEBS_ENABLE 0x01000001,
+// MATRIX_VERT 0x1 and replay_event NBOGUS (T0_OS+T0_USR) on CRU_ESCR2 = 0x1200020C, CCCR 0x0003B000.
+TEST_F(PmuReplay, ThesisL1LoadMissRegisterValues) {
+    wrmsr(kMsrPebsEnable, 0x01000001);
+    wrmsr(kMsrPebsMatrixVert, 0x1);
+    wrmsr(escr_msr("CRU_ESCR2"), 0x1200020C);
+    wrmsr(cccr_msr(12), 0x0003B000);
+    Cycle c = 1;
+    auto uop = [&](UopKind kind, std::uint16_t causes, bool bogus, unsigned cpl) {
+        UopRecord u = make_uop(kind, c, bogus);
+        u.replay_causes = causes;
+        feed(with_uops(0x100 + c, {u}, 0, cpl));
+        ++c;
+    };
+    uop(UopKind::Load, kReplayL1LoadMiss, false, 3);                      // counts
+    uop(UopKind::Load, kReplayL1LoadMiss | kReplayL2LoadMiss, false, 0);  // counts (kernel, T0_OS)
+    uop(UopKind::Load, kReplayL1LoadMiss, true, 3);                       // bogus
+    uop(UopKind::Load, kReplayL2LoadMiss, false, 3);                      // only an L2 cause: not selected
+    uop(UopKind::Store, kReplayL1LoadMiss, false, 3);                     // stores not in MATRIX_VERT
+    uop(UopKind::Load, 0, false, 3);
+    EXPECT_EQ(counter(12, c), 2u);
+}
+
 TEST_F(PmuReplay, NothingIsTaggedWithoutUopTag) {
     const MetricDef& m = metric_def(MetricId::L1LoadMissRetired);
     program_metric(m);
