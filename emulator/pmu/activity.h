@@ -12,7 +12,7 @@ namespace netburst::emu {
 
 class ActivityTimeline {
 public:
-    static constexpr unsigned kMaxChanges = 32;
+    static constexpr unsigned kMaxChanges = 64;  // pending changes; drivers report them as time advances
 
     // Without Hyper-Threading only logical processor 0 exists; both start active (see doc/emulator-pmu.md).
     void reset(bool hyper_threading);

@@ -83,9 +83,14 @@ private:
         ActiveThread active_thread = ActiveThread::Any;
     };
 
-    // The plain path's 4-bit bus: per counter, the occurrences already delivered in recent cycles (cycle << 4 | sum),
-    // so that one cycle never adds more than 15 however many records it arrives in.
-    static constexpr unsigned kCapSlots = 256;
+    // The plain path's 4-bit bus: for each of the last kCapSlots cycles, what each counter already received in it,
+    // so that one cycle never adds more than 15 however many records and outcomes its occurrences arrive in. Exact
+    // while a counter's occurrences of one cycle arrive within kCapSlots cycles of each other.
+    static constexpr unsigned kCapSlots = 1024;
+    struct CapSlot {
+        Cycle cycle;
+        std::uint8_t sum[kNumCounters];
+    };
 
     void reprogram(Cycle now);
     void route_counter(unsigned n, unsigned escr_select);
@@ -131,7 +136,7 @@ private:
     RegisterFile regs_;
     TableFacts facts_;
     CounterState counters_[kNumCounters];
-    std::uint64_t cap_[kNumCounters][kCapSlots];
+    CapSlot cap_[kCapSlots];
     CycleBuckets buckets_[kNumCounters];
     RouteTable core_routes_;               // events the core reports (EventRecord, IntervalRecord)
     RouteTable own_routes_;                // events the PMU derives from retiring uops

@@ -4,17 +4,21 @@
 // registers (Pmu::reprogram), so here an occurrence costs a table lookup and a bit test per counting counter.
 #include "emulator/pmu/pmu.h"
 
+#include <cstring>
+
 namespace netburst::emu {
 
 // The 4-bit bus caps what one cycle delivers to a counter at 15, however many records the occurrences arrive in.
 // Returns how many of `count` occurrences in `cycle` still fit.
 inline unsigned Pmu::bus_room(unsigned n, Cycle cycle, unsigned count) {
-    std::uint64_t& slot = cap_[n][cycle & (kCapSlots - 1)];
-    const std::uint64_t tag = cycle << 4;
-    const std::uint64_t s = (slot & ~std::uint64_t{15}) == tag ? slot : tag;
-    const unsigned room = CycleBuckets::kMaxPerCycle - static_cast<unsigned>(s & 15u);
+    CapSlot& slot = cap_[cycle & (kCapSlots - 1)];
+    if (slot.cycle != cycle) {
+        slot.cycle = cycle;
+        std::memset(slot.sum, 0, sizeof slot.sum);
+    }
+    const unsigned room = CycleBuckets::kMaxPerCycle - slot.sum[n];
     const unsigned add = count < room ? count : room;
-    slot = s + add;
+    slot.sum[n] = static_cast<std::uint8_t>(slot.sum[n] + add);
     return add;
 }
 
