@@ -234,10 +234,9 @@ void Pmu::build_retire_routes() {
             RetireRoute& r = retire_routes_[num_retire_routes_++];
             r.counter = list.routes[i].counter;
             for (unsigned q = 0; q < 4; ++q) {
-                r.takes[q] = 0;
+                r.bytes[q] = 0;
                 for (unsigned kind = 0; kind < 4; ++kind)
-                    if (s.bits[kind] != 0xFF && list.routes[i].takes(s.bits[kind], q))
-                        r.takes[q] = static_cast<std::uint8_t>(r.takes[q] | (1u << kind));
+                    if (s.bits[kind] != 0xFF && list.routes[i].takes(s.bits[kind], q)) r.bytes[q] |= 0xFFu << (8 * kind);
             }
         }
     }

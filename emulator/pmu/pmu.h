@@ -114,7 +114,7 @@ private:
     void deliver_own(EventId event, unsigned bit, Cycle cycle, unsigned q, unsigned count);
     void deliver_own_any(EventId event, std::uint16_t bits, Cycle cycle, unsigned q);
     void feed_retirement(const Outcome& outcome, unsigned q);
-    void deliver_retirement(Cycle cycle, unsigned q, const unsigned counts[4]);
+    void deliver_retirement(Cycle cycle, unsigned q, std::uint32_t counts);
     void build_retire_routes();
     void feed_tagged_uops(const Outcome& outcome, unsigned q);
 
@@ -153,12 +153,13 @@ private:
     bool want_exec_ = false;
     bool want_replay_ = false;
     bool watch_pmis_ = false;              // a counter can raise a PMI: remember where instructions retire
-    // The counters of uops_retired, instr_retired and instr_completed, for the untagged retirement path: per
-    // qualifier index, which of {non-bogus uops, bogus uops, non-bogus instructions, bogus instructions} (bits
-    // 0-3) the counter's ESCR selects.
+    // The counters of uops_retired, instr_retired and instr_completed, for the untagged retirement path. A group of
+    // uops retiring in one cycle is summarised as four byte counts in one word (non-bogus uops, bogus uops,
+    // non-bogus instructions, bogus instructions, low byte first); per qualifier index, `bytes` keeps the bytes
+    // the counter's ESCR selects (0xFF) so that the counter's share is one AND and one multiply-add away.
     struct RetireRoute {
+        std::uint32_t bytes[4];
         std::uint8_t counter;
-        std::uint8_t takes[4];
     };
     RetireRoute retire_routes_[kNumCounters];
     unsigned num_retire_routes_ = 0;

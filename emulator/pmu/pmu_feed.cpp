@@ -82,13 +82,12 @@ inline void Pmu::deliver_own_any(EventId event, std::uint16_t bits, Cycle cycle,
     }
 }
 
-inline void Pmu::deliver_retirement(Cycle cycle, unsigned q, const unsigned counts[4]) {
+inline void Pmu::deliver_retirement(Cycle cycle, unsigned q, std::uint32_t counts) {
     const unsigned routes = num_retire_routes_;
-    const unsigned c0 = counts[0], c1 = counts[1], c2 = counts[2], c3 = counts[3];
     for (unsigned i = 0; i < routes; ++i) {
-        const RetireRoute r = retire_routes_[i];
-        const unsigned takes = r.takes[q];
-        unsigned n = ((takes & 1u) ? c0 : 0) + ((takes & 2u) ? c1 : 0) + ((takes & 4u) ? c2 : 0) + ((takes & 8u) ? c3 : 0);
+        const RetireRoute& r = retire_routes_[i];
+        // Sum of the selected bytes (at most 2 x 96, so no byte carries into the next).
+        unsigned n = ((counts & r.bytes[q]) * 0x01010101u) >> 24;
         if (n == 0) continue;
         if (n > CycleBuckets::kMaxPerCycle) n = CycleBuckets::kMaxPerCycle;
         CounterState& c = counters_[r.counter];
@@ -105,24 +104,18 @@ inline void Pmu::deliver_retirement(Cycle cycle, unsigned q, const unsigned coun
 inline void Pmu::feed_retirement(const Outcome& o, unsigned q) {
     const unsigned num_uops = o.num_uops;
     if (num_uops == 0) return;
-    // Per group of uops retiring in one cycle: all uops, bogus uops, instructions, bogus instructions.
-    unsigned uops = 0, bogus_uops = 0, instructions = 0, bogus_instructions = 0;
+    std::uint32_t counts = 0;  // bytes: non-bogus uops, bogus uops, non-bogus instructions, bogus instructions
     Cycle cycle = o.uops[0].retire;
     for (unsigned i = 0; i < num_uops; ++i) {
         const UopRecord& u = o.uops[i];
         if (u.retire != cycle) {
-            const unsigned counts[4] = {uops - bogus_uops, bogus_uops, instructions - bogus_instructions, bogus_instructions};
             deliver_retirement(cycle, q, counts);
-            uops = bogus_uops = instructions = bogus_instructions = 0;
+            counts = 0;
             cycle = u.retire;
         }
-        const unsigned bogus = u.bogus, last = u.last_of_instruction;
-        ++uops;
-        bogus_uops += bogus;
-        instructions += last;
-        bogus_instructions += bogus & last;
+        const unsigned shift = u.bogus ? 8u : 0u;
+        counts += (1u << shift) + (static_cast<std::uint32_t>(u.last_of_instruction) << (16 + shift));
     }
-    const unsigned counts[4] = {uops - bogus_uops, bogus_uops, instructions - bogus_instructions, bogus_instructions};
     deliver_retirement(cycle, q, counts);
 }
 

@@ -95,6 +95,41 @@ TEST_F(PmuTagging, UopsRetiredAndInstrCompletedCountFromUops) {
     EXPECT_EQ(counter(14, 4), 1u);
 }
 
+// Without front-end tagging the PMU counts retirement per group of uops retiring in one cycle; every mask
+// combination, with groups spanning cycles, both privilege levels and bogus instructions.
+TEST_F(PmuTagging, RetirementCountsWithoutTagging) {
+    struct Case {
+        const char* event;
+        std::initializer_list<const char*> masks;
+        unsigned tbits;
+        unsigned expected;
+    };
+    // The feed below: non-bogus 6 uops / 4 instructions (one of each in kernel mode), bogus 3 uops / 2 instructions.
+    const Case cases[] = {
+        {"uops_retired", {"NBOGUS"}, T0_ALL, 6},
+        {"uops_retired", {"NBOGUS"}, T0_USR, 5},
+        {"uops_retired", {"BOGUS"}, T0_ALL, 3},
+        {"uops_retired", {"NBOGUS", "BOGUS"}, T0_ALL, 9},
+        {"instr_retired", {"NBOGUSNTAG"}, T0_ALL, 4},
+        {"instr_retired", {"NBOGUSNTAG"}, T0_OS, 1},
+        {"instr_retired", {"BOGUSNTAG"}, T0_ALL, 2},
+        {"instr_retired", {"NBOGUSTAG", "BOGUSTAG"}, T0_ALL, 0},
+        {"instr_retired", {"NBOGUSNTAG", "BOGUSNTAG"}, T0_ALL, 6},
+    };
+    for (const Case& c : cases) {
+        reset(PmuConfig{});
+        program(14, "CRU_ESCR1", c.event, c.masks, c.tbits);
+        feed(with_uops(0x10, {make_uop(UopKind::Load, 1, false, false), make_uop(UopKind::Other, 1, false, false),
+                              make_uop(UopKind::Other, 2, false, true)}));
+        feed(with_uops(0x11, {make_uop(UopKind::Other, 3)}, 0, /*cpl=*/0));
+        feed(with_uops(0x12, {make_uop(UopKind::Store, 4)}));
+        feed(with_uops(0x13, {make_uop(UopKind::Other, 5, true, false), make_uop(UopKind::Other, 5, true, true),
+                              make_uop(UopKind::Other, 6, true, true)}));
+        feed(with_uops(0x14, {make_uop(UopKind::Other, 7)}));
+        EXPECT_EQ(counter(14, 10), c.expected) << c.event << " tbits " << c.tbits;
+    }
+}
+
 UopRecord exec_uop(EventId event, unsigned bit, Cycle retire, bool bogus = false) {
     UopRecord u = make_uop(UopKind::Other, retire, bogus);
     u.has_exec_event = true;
