@@ -9,44 +9,17 @@
 #include <cstdint>
 
 #include "emulator/model/outcome.h"
+#include "emulator/pmu/activity.h"
+#include "emulator/pmu/cycle_buckets.h"
+#include "emulator/pmu/pmi.h"
+#include "emulator/pmu/pmu_types.h"
+#include "emulator/pmu/record_ring.h"
+#include "emulator/pmu/register_file.h"
+#include "emulator/pmu/routing.h"
+#include "emulator/pmu/table_facts.h"
+#include "emulator/pmu/tagging.h"
 
 namespace netburst::emu {
-
-// What wrmsr/rdmsr/rdpmc would do: succeed, or raise #GP (unknown MSR, reserved bit set, bad rdpmc index).
-enum class MsrResult : std::uint8_t { Ok, GeneralProtection };
-
-// Guest memory, for the DS save area and PEBS records: the Valgrind tool writes real guest memory, the trace
-// replay a private sparse memory. Return false when the address is not accessible.
-struct GuestMemory {
-    void* context = nullptr;
-    bool (*read)(void* context, std::uint64_t address, void* buffer, unsigned size) = nullptr;
-    bool (*write)(void* context, std::uint64_t address, const void* buffer, unsigned size) = nullptr;
-};
-
-struct PmuConfig {
-    unsigned model = 2;             // family 0FH model: decides IQ_ESCR0/1, extended cascading, instr_completed
-    bool hyper_threading = false;   // two logical processors; without it only thread 0 exists
-    bool pebs_available = true;     // IA32_MISC_ENABLE bit 12 clear
-    bool long_mode = true;          // DS save area and PEBS records in the 64-bit layout (else 32-bit)
-    unsigned pmi_skid_cycles = 0;   // cycles between an overflow and the PMI being taken (imprecise sampling)
-};
-
-// A performance-monitoring interrupt as the model raised it.
-struct PmiRecord {
-    Cycle cycle = 0;                // when it was taken
-    std::uint8_t thread = 0;        // the logical processor interrupted (OVF_PMI_T0 / OVF_PMI_T1)
-    std::uint32_t overflowed = 0;   // counters whose OVF flag is set, as a bitmask over 0-17
-    std::uint64_t eip = 0;          // the instruction the interrupt would return to
-    bool pebs_threshold = false;    // raised by the PEBS buffer reaching its interrupt threshold
-};
-
-// A PEBS record the model wrote into the DS buffer.
-struct PebsRecord {
-    Cycle cycle = 0;
-    std::uint8_t thread = 0;
-    std::uint64_t eip = 0;          // the instruction whose uop caused the event (precise)
-    std::uint64_t address = 0;      // where in guest memory the record went
-};
 
 class Pmu {
 public:
@@ -81,7 +54,124 @@ public:
     std::uint64_t lost_records() const;
 
 private:
-    // All state is fixed-size members (no allocation).
+    // All state is fixed-size members (no allocation). How the parts fit: doc/emulator-pmu.md.
+
+    // Plain counters add occurrences in bulk as they arrive; per-cycle counters (compare, or an active-thread
+    // filter other than ANY) collect them in CycleBuckets and evaluate each cycle when it closes.
+    enum class Mode : std::uint8_t { Off, Plain, PerCycle };
+
+    struct CounterState {
+        std::uint64_t value = 0;  // 40 bits
+        Mode mode = Mode::Off;
+        bool slow = false;         // force_ovf || pmi_pending || pebs_armed: bulk adds take count_slow()
+        bool fast = false;         // Mode::Plain && !slow: an occurrence only needs the bus cap and an add
+        bool force_ovf = false;
+        bool pmi_t0 = false;
+        bool pmi_t1 = false;
+        bool pmi_pending = false;  // overflowed with OVF_PMI set: the next increment raises the PMI
+        bool pebs = false;         // the PEBS counter of its logical processor, counting a PEBS-capable event
+        bool pebs_armed = false;   // overflowed in PEBS mode: the next counted uop writes a record
+        std::uint8_t pebs_thread = 0;
+        bool unsupported = false;  // the current selection includes a pair the core does not model
+        bool tainted = false;      // counted such a selection since software last wrote the value
+        // Per-cycle evaluation (CCCR fields).
+        bool compare = false;
+        bool complement = false;
+        bool edge = false;
+        bool edge_prev = false;    // the comparison result of the previous evaluated cycle
+        std::uint8_t threshold = 0;
+        ActiveThread active_thread = ActiveThread::Any;
+    };
+
+    // The plain path's 4-bit bus: for each of the last kCapSlots cycles, what each counter already received in it,
+    // so that one cycle never adds more than 15 however many records and outcomes its occurrences arrive in. Exact
+    // while a counter's occurrences of one cycle arrive within kCapSlots cycles of each other.
+    static constexpr unsigned kCapSlots = 1024;
+    struct CapSlot {
+        Cycle cycle;
+        std::uint8_t sum[kNumCounters];
+    };
+
+    void reprogram(Cycle now);
+    void route_counter(unsigned n, unsigned escr_select);
+    void enter_mode(unsigned n, Mode mode, Cycle now);
+    void flush_per_cycle(unsigned n, Cycle now);
+    void request_reprogram(Cycle cycle);
+    void run_pending_reprogram();
+    // close_until() for the common case: nothing is evaluated per cycle and nothing waits.
+    void advance(Cycle cycle) {
+        if (cycle <= closed_) return;
+        if (per_cycle_ == 0 && !reprogram_pending_ && !activity_.has_changes())
+            closed_ = cycle;
+        else
+            close_until(cycle);
+    }
+
+    unsigned bus_room(unsigned n, Cycle cycle, unsigned count);
+    void deliver_point(unsigned n, Cycle cycle, unsigned count);
+    void deliver_point_slow(unsigned n, Cycle cycle, unsigned count);
+    void deliver_interval(unsigned n, Cycle begin, Cycle end, unsigned per_cycle);
+    void deliver_own(EventId event, unsigned bit, Cycle cycle, unsigned q, unsigned count);
+    void deliver_own_any(EventId event, std::uint16_t bits, Cycle cycle, unsigned q);
+    void feed_retirement(const Outcome& outcome, unsigned q);
+    void deliver_retirement(Cycle cycle, unsigned q, std::uint32_t counts);
+    void build_retire_routes();
+    void feed_tagged_uops(const Outcome& outcome, unsigned q);
+
+    void count_units(unsigned n, Cycle first, Cycle cycles, unsigned per_cycle);
+    void count_slow(unsigned n, Cycle first, Cycle cycles, unsigned per_cycle);
+    void on_overflow(unsigned n, Cycle cycle);
+    void raise_counter_pmi(unsigned n, Cycle cycle);
+    void write_pebs(unsigned n, Cycle cycle);
+    void refresh_slow(CounterState& c) const {
+        c.slow = c.force_ovf || c.pmi_pending || c.pebs_armed;
+        c.fast = c.mode == Mode::Plain && !c.slow;
+    }
+    std::uint32_t overflowed_mask() const;
+
+    void evaluate(unsigned n, Cycle until, Cycle idle_from);
+    void evaluate_run(unsigned n, Cycle first, Cycle length, unsigned count, unsigned active, Cycle idle_from);
+
+    PmuConfig config_;
+    RegisterFile regs_;
+    TableFacts facts_;
+    CounterState counters_[kNumCounters];
+    CapSlot cap_[kCapSlots];
+    CycleBuckets buckets_[kNumCounters];
+    RouteTable core_routes_;               // events the core reports (EventRecord, IntervalRecord)
+    RouteTable own_routes_;                // events the PMU derives from retiring uops
+    std::uint64_t routed_events_ = 0;      // bit per EventId that has a core route
+    TagConfig tags_;
+    bool escr_in_use_[kNumEscrs] = {};
+    std::uint32_t counting_ = 0;           // counters that count (enabled or cascade-started)
+    std::uint32_t per_cycle_ = 0;          // counters in Mode::PerCycle
+    std::uint32_t cascade_waiting_on_[kNumCounters] = {};  // counters that start when counter n overflows
+    // What the feed has to do with uops, decided when the registers change.
+    bool want_uops_ = false;               // uops_retired, instr_retired or instr_completed is counted
+    bool want_tags_ = false;               // a tagged event is counted and its tagging is configured
+    bool want_fe_ = false;
+    bool want_exec_ = false;
+    bool want_replay_ = false;
+    bool watch_pmis_ = false;              // a counter can raise a PMI: remember where instructions retire
+    // The counters of uops_retired, instr_retired and instr_completed, for the untagged retirement path. A group of
+    // uops retiring in one cycle is summarised as four byte counts in one word (non-bogus uops, bogus uops,
+    // non-bogus instructions, bogus instructions, low byte first); per qualifier index, `bytes` keeps the bytes
+    // the counter's ESCR selects (0xFF) so that the counter's share is one AND and one multiply-add away.
+    struct RetireRoute {
+        std::uint32_t bytes[4];
+        std::uint8_t counter;
+    };
+    RetireRoute retire_routes_[kNumCounters];
+    unsigned num_retire_routes_ = 0;
+    ActivityTimeline activity_;
+    PmiUnit pmi_;
+    RecordRing<PebsRecord, 256> pebs_records_;
+    GuestMemory memory_;
+    Cycle closed_ = 0;                     // every cycle before it has been evaluated
+    bool reprogram_pending_ = false;       // a cascade started: rebuild routes once the current step is done
+    Cycle reprogram_cycle_ = 0;
+    // The uop being counted, for PEBS records (set only inside feed_uops).
+    const Outcome* feeding_ = nullptr;
 };
 
 }  // namespace netburst::emu

@@ -1,0 +1,31 @@
+// The DS save area and PEBS records (SDM Vol. 3B 18.15.7 and the DS layout of 17.4.9; field tables in
+// /work/notes/sdm-events-notes.md section 4). This file only knows memory layouts: when a record is due is the
+// Pmu's business.
+#pragma once
+
+#include <cstdint>
+
+#include "emulator/model/instruction.h"
+#include "emulator/pmu/pmu_types.h"
+
+namespace netburst::emu {
+
+// Record sizes: ten 4-byte fields without IA-32e mode, eighteen 8-byte fields (R8-R15 added) with it.
+constexpr unsigned kPebsRecordSize32 = 40;
+constexpr unsigned kPebsRecordSize64 = 144;
+
+struct PebsWriteResult {
+    bool written = false;        // a record went into the buffer
+    bool threshold = false;      // the index reached the interrupt threshold: raise a PMI
+    bool have_reset = false;     // the DS area was readable: `counter_reset` is valid
+    std::uint64_t counter_reset = 0;  // "PEBS counter reset", the value the counter reloads with (40 bits used)
+    std::uint64_t address = 0;   // where the record went
+};
+
+// Writes one record for the instruction at `eip` into the PEBS buffer described by the DS management area at
+// `ds_area`, advances the PEBS index and reads the counter reset value. Nothing is written when the buffer is full
+// (index at or past the absolute maximum) or memory is not accessible.
+PebsWriteResult write_pebs_record(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, std::uint64_t eip,
+                                  const RegisterSnapshot* regs);
+
+}  // namespace netburst::emu
