@@ -32,7 +32,7 @@ unsigned Bus::earliest(const Tick* free, unsigned n) {
     return best;
 }
 
-Tick Bus::transaction(Tick request, bool write, unsigned key_bit, EventSink* out) {
+Tick Bus::transaction(Tick request, bool write, unsigned key_bit, EventSink* out, Tick* xfer_start) {
     const unsigned q = earliest(ioq_free_, ioq_entries_);
     // Requests start on a bus clock edge.
     Tick issue = max_tick(request, ioq_free_[q]);
@@ -46,18 +46,28 @@ Tick Bus::transaction(Tick request, bool write, unsigned key_bit, EventSink* out
     ++transactions_;
     out->event(to_cycle(issue), EventId::IoqAllocation, key_bit);
     out->interval(to_cycle(issue), to_cycle(end), EventId::IoqActiveEntries, key_bit);
-    // DRDY for every data clock; DBSY for all but the last bus clock of the transfer.
-    out->interval(to_cycle(xfer), to_cycle(end), EventId::FsbDataActivity, write ? kDrdyDrv : kDrdyOwn);
-    out->interval(to_cycle(xfer), to_cycle(end - bus_clock_ticks_), EventId::FsbDataActivity,
-                      write ? kDbsyDrv : kDbsyOwn);
+    *xfer_start = xfer;
     return end;
+}
+
+void Bus::data_activity(Tick start, Tick end, unsigned sectors, bool write, EventSink* out) {
+    // DRDY for every data clock; DBSY for all but the last bus clock of each transfer. Back-to-back transfers
+    // (the usual case) make one interval each, which keeps the records per Outcome few; otherwise the data
+    // clocks are counted as if they had been contiguous at the end.
+    const Tick length = sectors * sector_ticks_;
+    if (end - start > length) start = end - length;
+    out->interval(to_cycle(start), to_cycle(end), EventId::FsbDataActivity, write ? kDrdyDrv : kDrdyOwn);
+    out->interval(to_cycle(start), to_cycle(end - bus_clock_ticks_), EventId::FsbDataActivity,
+                  write ? kDbsyDrv : kDbsyOwn);
 }
 
 Tick Bus::read(Tick start, bool for_ownership, EventSink* out, Tick* adjacent) {
     const unsigned b = earliest(bsq_free_, bsq_entries_);
     const Tick alloc = max_tick(start, bsq_free_[b]);
-    const Tick demand_end = transaction(alloc + half_trip_, false, kIoqRead, out);
-    const Tick adjacent_end = transaction(alloc + half_trip_ + bus_clock_ticks_, false, kIoqPrefetch, out);
+    Tick first_xfer = 0, second_xfer = 0;
+    const Tick demand_end = transaction(alloc + half_trip_, false, kIoqRead, out, &first_xfer);
+    const Tick adjacent_end = transaction(alloc + half_trip_ + bus_clock_ticks_, false, kIoqPrefetch, out, &second_xfer);
+    data_activity(first_xfer, adjacent_end, 2, false, out);
     const Tick done = demand_end + half_trip_;
     bsq_free_[b] = adjacent_end + half_trip_;
     const unsigned key = for_ownership ? kBsqRfo : kBsqDemand;
@@ -70,9 +80,12 @@ Tick Bus::read(Tick start, bool for_ownership, EventSink* out, Tick* adjacent) {
 void Bus::write_back(Tick start, unsigned sectors, EventSink* out) {
     const unsigned b = earliest(bsq_free_, bsq_entries_);
     const Tick alloc = max_tick(start, bsq_free_[b]);
-    Tick end = alloc;
-    for (unsigned i = 0; i < sectors; ++i)
-        end = transaction(alloc + half_trip_ + i * bus_clock_ticks_, true, kIoqWrite, out);
+    Tick end = alloc, first_xfer = 0, xfer = 0;
+    for (unsigned i = 0; i < sectors; ++i) {
+        end = transaction(alloc + half_trip_ + i * bus_clock_ticks_, true, kIoqWrite, out, &xfer);
+        if (i == 0) first_xfer = xfer;
+    }
+    if (sectors != 0) data_activity(first_xfer, end, sectors, true, out);
     bsq_free_[b] = end;
     out->event(to_cycle(alloc), EventId::BsqAllocation, kBsqWrite);
     out->interval(to_cycle(alloc), to_cycle(end), EventId::BsqActiveEntries, kBsqWrite);

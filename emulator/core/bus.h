@@ -47,7 +47,8 @@ private:
     static unsigned earliest(const Tick* free, unsigned n);
     // One 64-byte transaction issued at or after `request`: the IOQ entry and the data transfer. Returns the
     // tick the transfer ends.
-    Tick transaction(Tick request, bool write, unsigned key_bit, EventSink* out);
+    Tick transaction(Tick request, bool write, unsigned key_bit, EventSink* out, Tick* xfer_start);
+    void data_activity(Tick start, Tick end, unsigned sectors, bool write, EventSink* out);
 
     Tick bsq_free_[kMaxBsq];
     Tick ioq_free_[kMaxIoq];

@@ -60,7 +60,12 @@ public:
         std::uint64_t uop_records_summarised = 0, records_deferred = 0, records_dropped = 0;
         std::uint64_t sb_stall_cycles = 0, smc_flushes = 0;
     };
-    const DetailStats& detail(unsigned thread) const { return threads_[thread & 1].detail; }
+    DetailStats detail(unsigned thread) const {
+        DetailStats d = threads_[thread & 1].detail;
+        d.records_deferred = threads_[thread & 1].pending.deferred();
+        d.records_dropped += threads_[thread & 1].pending.dropped();
+        return d;
+    }
     const MemorySystem::Stats& memory_stats() const { return mem_.stats(); }
     const CoreConfig& config() const { return cfg_; }
     bool l1_holds(std::uint64_t address, unsigned thread) { return mem_.l1_holds(address, asid(thread)); }

@@ -249,8 +249,16 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
     const Tick replay_loop = to_ticks(cfg_.replay_cycles);
     th.stores.forget_until(to_ticks(th.last_alloc));
 
-    Tick regs_ready = 0, regs_spec = 0;
-    for (RegMask m = insn.reads; m != 0; m &= m - 1) {
+    // Addresses are formed from general registers only; the other uops wait for every register read.
+    Tick addr_ready = 0, addr_spec = 0, regs_ready = 0, regs_spec = 0;
+    for (RegMask m = insn.reads & kGprMask; m != 0; m &= m - 1) {
+        const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
+        addr_ready = max_tick(addr_ready, th.reg_ready[b]);
+        addr_spec = max_tick(addr_spec, th.reg_spec[b]);
+    }
+    regs_ready = addr_ready;
+    regs_spec = addr_spec;
+    for (RegMask m = insn.reads & ~kGprMask; m != 0; m &= m - 1) {
         const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
         regs_ready = max_tick(regs_ready, th.reg_ready[b]);
         regs_spec = max_tick(regs_spec, th.reg_spec[b]);
@@ -324,7 +332,9 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
             const Tick exec_min = to_ticks(alloc + alloc_to_exec);
 
             // --- Operands ---------------------------------------------------------------------------------
-            Tick ready = max_tick(regs_ready, exec_min), spec = max_tick(regs_spec, exec_min);
+            const bool address = s.role == UopRole::Load || s.role == UopRole::StoreAddr;
+            Tick ready = max_tick(address ? addr_ready : regs_ready, exec_min);
+            Tick spec = max_tick(address ? addr_spec : regs_spec, exec_min);
             switch (s.role) {
             case UopRole::Load:
                 ready = max_tick(ready, th.load_barrier);

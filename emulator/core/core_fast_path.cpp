@@ -83,8 +83,14 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
     }
     if (plan.has_load || n == 2) th.stores.forget_until(to_ticks(last_alloc));
 
-    Tick regs_ready = 0, regs_spec = 0;
-    for (RegMask m = insn.reads; m != 0; m &= m - 1) {
+    Tick addr_ready = 0, addr_spec = 0;
+    for (RegMask m = insn.reads & kGprMask; m != 0; m &= m - 1) {
+        const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
+        addr_ready = max_tick(addr_ready, th.reg_ready[b]);
+        addr_spec = max_tick(addr_spec, th.reg_spec[b]);
+    }
+    Tick regs_ready = addr_ready, regs_spec = addr_spec;
+    for (RegMask m = insn.reads & ~kGprMask; m != 0; m &= m - 1) {
         const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
         regs_ready = max_tick(regs_ready, th.reg_ready[b]);
         regs_spec = max_tick(regs_spec, th.reg_spec[b]);
@@ -123,7 +129,9 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
         const Tick exec_min = to_ticks(alloc + p.alloc_to_exec);
 
         // Operands.
-        Tick ready = max_tick(regs_ready, exec_min), spec = max_tick(regs_spec, exec_min);
+        const bool address = role == UopRole::Load || role == UopRole::StoreAddr;
+        Tick ready = max_tick(address ? addr_ready : regs_ready, exec_min);
+        Tick spec = max_tick(address ? addr_spec : regs_spec, exec_min);
         if (role == UopRole::Load) {
             ready = max_tick(ready, th.load_barrier);
             spec = max_tick(spec, th.load_barrier);

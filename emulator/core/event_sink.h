@@ -19,21 +19,26 @@ namespace netburst::emu {
 
 class PendingRecords {
 public:
-    static constexpr unsigned kCapacity = 512;
+    // Bursts of bus activity (every instruction missing the L2 twice and writing lines back) can produce more
+    // intervals than an Outcome holds for hundreds of instructions in a row; the queue absorbs that. Only a
+    // sustained excess longer than this would lose records (counted in DetailStats::records_dropped).
+    static constexpr unsigned kCapacity = 2048;
 
     void reset() {
         head_ = tail_ = 0;
-        dropped_ = 0;
+        dropped_ = deferred_ = 0;
     }
     bool empty() const { return head_ == tail_; }
     unsigned size() const { return tail_ - head_; }
 
     void push_event(const EventRecord& e) {
+        ++deferred_;
         Item& it = push();
         it.is_interval = false;
         it.event = e;
     }
     void push_interval(const IntervalRecord& r) {
+        ++deferred_;
         Item& it = push();
         it.is_interval = true;
         it.interval = r;
@@ -66,6 +71,7 @@ public:
     }
 
     std::uint64_t dropped() const { return dropped_; }
+    std::uint64_t deferred() const { return deferred_; }
 
 private:
     struct Item {
@@ -85,6 +91,7 @@ private:
     Item items_[kCapacity];
     unsigned head_ = 0, tail_ = 0;
     std::uint64_t dropped_ = 0;
+    std::uint64_t deferred_ = 0;
 };
 
 // A whole uop record written with four word stores. Field by field, each byte store (bool, uint8_t, enum
@@ -142,6 +149,14 @@ public:
 
     void interval(Cycle begin, Cycle end, EventId event, unsigned mask_bit, unsigned per_cycle = 1) {
         if (end <= begin || per_cycle == 0) return;
+        if ((out_->num_intervals == Outcome::kMaxIntervals || !pending_->empty()) && occupancy(event)) {
+            // No room: a bus-occupancy interval goes out as its total at its first cycle. Totals stay exact;
+            // only a counter comparing per-cycle values against a threshold would see the difference. This is
+            // what keeps the waiting queue bounded when every instruction misses the L2.
+            ++summarised_;
+            this->event(begin, event, mask_bit, (end - begin) * per_cycle);
+            return;
+        }
         IntervalRecord* r;
         IntervalRecord spill;
         if (out_->num_intervals < Outcome::kMaxIntervals && pending_->empty()) {
@@ -166,6 +181,8 @@ public:
         return &out_->uops[out_->num_uops++];
     }
 
+    std::uint64_t summarised() const { return summarised_; }
+
     // A new uop record with every field set (Outcome::add_uop builds a temporary; see above).
     UopRecord* uop() {
         if (out_->num_uops == Outcome::kMaxUops) {
@@ -187,8 +204,13 @@ public:
     }
 
 private:
+    static bool occupancy(EventId e) {
+        return e == EventId::IoqActiveEntries || e == EventId::BsqActiveEntries || e == EventId::FsbDataActivity;
+    }
+
     Outcome* out_ = nullptr;
     PendingRecords* pending_ = nullptr;
+    std::uint64_t summarised_ = 0;
 };
 
 }  // namespace netburst::emu

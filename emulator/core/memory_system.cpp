@@ -28,6 +28,7 @@ void MemorySystem::reset(const CoreConfig& c) {
     wc_buffers_ = clamp_count(c.wc_buffers, 16);
     for (Tick& t : fill_free_) t = 0;
     for (Tick& t : wcb_free_) t = 0;
+    last_store_block_ = ~std::uint64_t{0};
     l1_ticks_ = to_ticks(c.l1_latency);
     l2_ticks_ = to_ticks(c.l2_latency);
     l3_ticks_ = to_ticks(c.l3_latency);
@@ -161,6 +162,11 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
         l1_line->aux = asid;
         l1_line->ready = when;
     }
+    // Consecutive stores to one 64-byte block are combined on their way to the L2 (the write-combining path
+    // between the write-through L1 and the L2): only the first of a run looks the L2 up.
+    const std::uint64_t block64 = physical >> 6;
+    if (block64 == last_store_block_) return when + kTicksPerCycle;
+    last_store_block_ = block64;
     // L2: write-back.
     const Tick slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
     const std::uint64_t block = physical >> l2_.line_bits();

@@ -74,6 +74,7 @@ private:
     Tick fill_free_[16];
     unsigned fill_buffers_ = 4;
     Tick wcb_free_[16];
+    std::uint64_t last_store_block_ = ~std::uint64_t{0};  // the 64-byte block the previous store wrote
     unsigned wc_buffers_ = 6;
     Tick l1_ticks_ = 4, l2_ticks_ = 14, l3_ticks_ = 28;
     Bus bus_;

@@ -21,6 +21,9 @@ constexpr Tick max_tick(Tick a, Tick b) { return a > b ? a : b; }
 constexpr Cycle max_cycle(Cycle a, Cycle b) { return a > b ? a : b; }
 constexpr Cycle min_cycle(Cycle a, Cycle b) { return a < b ? a : b; }
 
+// The sixteen general registers in a RegMask (the registers addresses are formed from).
+constexpr std::uint64_t kGprMask = 0xFFFF;
+
 // The first time at or after `target` at which a uop that executed at `start` and goes round the replay loop
 // every `loop` ticks comes round.
 constexpr Tick replay_until(Tick start, Tick target, Tick loop) {
