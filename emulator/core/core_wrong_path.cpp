@@ -42,13 +42,15 @@ void Core::wrong_path(Thread& th, unsigned t, Cycle branch_deliver, Cycle resolv
     const unsigned cap = cfg_.rom_record_cap;
     Cycle retire_floor = branch_retire;
     unsigned plan_index = 0, spec_index = 0, repeat = 0;
+    const Cycle exec_delay = cfg_.fetch_to_alloc + cfg_.alloc_to_exec;
+    Cycle last_retire = th.last_retire;
     for (std::uint64_t j = 0; j < n; ++j) {
-        UopRecord* rec = sink->uop();
+        UopRecord* rec = sink->raw_uop();
         if (rec == nullptr) break;
         UopKind kind = UopKind::Other;
         bool last = true, has_exec = false;
         EventId exec_event = EventId::X87FpUop;
-        std::uint8_t exec_bit = 0;
+        unsigned exec_bit = 0;
         if (have != 0) {
             const UopPlan& p = *th.recent[(first_plan + plan_index) & 15];
             const UopSpec& s = p.specs[spec_index];
@@ -64,28 +66,21 @@ void Core::wrong_path(Thread& th, unsigned t, Cycle branch_deliver, Cycle resolv
                 if (++spec_index >= p.num_specs) {
                     spec_index = 0;
                     last = true;
-                    plan_index = (plan_index + 1) % have;
+                    if (++plan_index == have) plan_index = 0;
                 }
             }
         }
-        const Cycle deliver = first + j / width;
-        const Cycle exec = deliver + cfg_.fetch_to_alloc + cfg_.alloc_to_exec;
-        rec->bogus = true;
-        rec->kind = kind;
-        rec->last_of_instruction = last || j + 1 == n;
-        if (has_exec && exec < resolve) {
-            rec->has_exec_event = true;
-            rec->exec_event = exec_event;
-            rec->exec_mask_bit = exec_bit;
-            rec->exec_cycle = exec;
-            sink->event(exec, exec_event, exec_bit);
-        }
+        const Cycle exec = first + j / width + exec_delay;
+        has_exec = has_exec && exec < resolve;
         // Discarded at retirement, behind the branch, at the retirement rate.
-        const Cycle retire = retire_bw_.take(t, max_cycle(retire_floor, th.last_retire), shared);
-        th.last_retire = retire;
-        retire_floor = retire;
-        rec->retire = retire;
+        const Cycle floor = max_cycle(retire_floor, last_retire);
+        last_retire = shared ? retire_bw_.take(t, floor, true) : retire_bw_.take_own(t, floor);
+        retire_floor = last_retire;
+        write_uop(rec, last_retire, kind, true, last || j + 1 == n, has_exec, exec_event, exec_bit,
+                  has_exec ? exec : 0, 0, 0);
+        if (has_exec) sink->event(exec, exec_event, exec_bit);
     }
+    th.last_retire = last_retire;
     // They were written into the uop queue like any delivered uop.
     const std::uint64_t full = n / width;
     sink->interval(first, first + full, EventId::UopQueueWrites, kFromDeliver, width);

@@ -112,10 +112,10 @@ public:
     static std::uint32_t shape_key(const Instruction& insn) {
         const unsigned n = insn.num_mem > kMaxMemOperands ? kMaxMemOperands : insn.num_mem;
         std::uint32_t k = static_cast<std::uint32_t>(insn.cls) | n << 6;
-        for (unsigned i = 0; i < n; ++i) {
-            k |= (insn.mem[i].is_store ? 1u : 0u) << (8 + 2 * i);
-            k |= (insn.mem[i].size >= 16 ? 1u : 0u) << (9 + 2 * i);
-        }
+        // Unrolled (kMaxMemOperands is 2): GCC's -O1 sanitizer build sees the loop index as maybe-uninitialised.
+        static_assert(kMaxMemOperands == 2, "shape_key handles two memory operands");
+        if (n >= 1) k |= (insn.mem[0].is_store ? 1u << 8 : 0u) | (insn.mem[0].size >= 16 ? 1u << 9 : 0u);
+        if (n >= 2) k |= (insn.mem[1].is_store ? 1u << 10 : 0u) | (insn.mem[1].size >= 16 ? 1u << 11 : 0u);
         if (insn.writes & kRegFlags) k |= 1u << 12;
         if (insn.writes & reg_gpr(4)) k |= 1u << 13;
         if (insn.cls == InsnClass::StringOp) k |= static_cast<std::uint32_t>(insn.rep_count_log2 & 63) << 14;

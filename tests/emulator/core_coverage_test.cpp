@@ -2,8 +2,12 @@
 // classification agrees with what the model emits.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
+#include "emulator/core/doc/coverage_markdown.h"
 #include "emulator/model/coverage.h"
 #include "tests/emulator/core_test_util.h"
 
@@ -78,6 +82,16 @@ TEST(CoreCoverage, EmittedEventsAreCovered) {
                     EXPECT_NE(coverage(static_cast<EventId>(e), bit), Coverage::NotModelled)
                         << event_def(static_cast<EventId>(e)).name << " bit " << bit;
                 }
+}
+
+TEST(CoreCoverage, CommittedDocumentIsCurrent) {
+    const char* srcdir = std::getenv("srcdir");
+    if (srcdir == nullptr) GTEST_SKIP() << "srcdir not set (run through make check)";
+    std::ifstream in(std::string(srcdir) + "/doc/emulator-coverage.md");
+    ASSERT_TRUE(in.good()) << "doc/emulator-coverage.md missing";
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_TRUE(text.str() == coverage_markdown()) << "doc/emulator-coverage.md is stale: run make doc-coverage";
 }
 
 }  // namespace
