@@ -95,12 +95,13 @@ void Core::fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan&
                 // The flow's summarised uops come before its last record.
                 const Cycle bulk_first = fetch_bw_.take(t, last, shared);
                 const Cycle bulk_last = fetch_bw_.take_bulk(t, bulk_first, bulk - 1, shared);
-                // Whole cycles inside the run as an interval, the rest as one record (exact total).
-                std::uint64_t inner = bulk_last > bulk_first + 1 ? bulk_last - bulk_first - 1 : 0;
-                const unsigned per_cycle = shared ? 1 : cfg_.deliver_width;
-                if (inner * per_cycle > bulk) inner = bulk / per_cycle;
-                sink->interval(bulk_first + 1, bulk_first + 1 + inner, EventId::UopQueueWrites, kFromRom, per_cycle);
-                sink->event(bulk_first, EventId::UopQueueWrites, kFromRom, bulk - inner * per_cycle);
+                // The run's uops spread over its cycles as (at most) two intervals with an exact total:
+                // q per cycle everywhere, one more in the first r cycles. Bounded, whatever the flow's length.
+                const std::uint64_t span = bulk_last - bulk_first + 1;
+                const std::uint64_t q = bulk / span, r = bulk % span;
+                if (q != 0) sink->interval(bulk_first, bulk_last + 1, EventId::UopQueueWrites, kFromRom,
+                                           static_cast<unsigned>(q > 15 ? 15 : q));
+                if (r != 0) sink->interval(bulk_first, bulk_first + r, EventId::UopQueueWrites, kFromRom, 1);
                 last = bulk_last;
             }
             last = fetch_bw_.take(t, rom_start > last ? rom_start : last, shared);

@@ -216,6 +216,22 @@ TEST(CorePipeline, MicrocodeFlowsAndTheRecordCap) {
     EXPECT_TRUE(h.ok()) << h.problem();
 }
 
+TEST(CorePipeline, HugeStringFlowsStayBoundedInBothThreadModes) {
+    for (bool ht : {false, true}) {
+        Harness h(2, ht, false);
+        Instruction rep = of_class(0x401000, InsnClass::StringOp, reg_gpr(1), reg_gpr(1));
+        rep.rep_count_log2 = 30;  // a billion iterations: timed in bulk, a handful of records
+        h.run(rep);
+        EXPECT_TRUE(h.ok()) << h.problem();
+        EXPECT_LE(h.last().num_events + h.last().num_intervals, 40u);
+        const CoreConfig& c = h.core().config();
+        EXPECT_EQ(h.core().stats(0).uops_retired, c.string_setup_uops + (1ull << 30) * c.string_iteration_uops);
+        h.stop(0);
+        if (ht) h.stop(1);
+        EXPECT_EQ(h.totals(0).count(EventId::UopQueueWrites, 2), h.core().stats(0).uops_retired);
+    }
+}
+
 TEST(CorePipeline, SerialisingInstructionsPublishEverything) {
     Harness h(2, false, false);
     for (unsigned i = 0; i < 100; ++i) h.run(alu(0x401000 + (i % 8) * 3, reg_gpr(0), reg_gpr(0) | kRegFlags));
