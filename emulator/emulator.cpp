@@ -36,19 +36,31 @@ void Emulator::stop_thread(unsigned thread) {
     pmu_.set_thread_active(t, false, core_.now());
 }
 
+Cycle Emulator::serialize(unsigned thread) {
+    const unsigned t = thread & 1;
+    if (!thread_started_[t] || thread_stopped_[t]) {
+        pmu_.close_until(core_.now());
+        return core_.now();
+    }
+    core_.serialize(t, &outcome_);
+    pmu_.consume(outcome_);
+    pmu_.close_until(outcome_.frontier);
+    return outcome_.frontier;
+}
+
 MsrResult Emulator::write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value) {
-    pmu_.close_until(core_.now());
-    return pmu_.write_msr(thread, msr, value, core_.now());
+    const Cycle now = serialize(thread);
+    return pmu_.write_msr(thread, msr, value, now);
 }
 
 MsrResult Emulator::read_msr(unsigned thread, std::uint32_t msr, std::uint64_t* value) {
-    pmu_.close_until(core_.now());
-    return pmu_.read_msr(thread, msr, value, core_.now());
+    const Cycle now = serialize(thread);
+    return pmu_.read_msr(thread, msr, value, now);
 }
 
 MsrResult Emulator::read_pmc(unsigned thread, std::uint32_t ecx, std::uint64_t* value) {
-    pmu_.close_until(core_.now());
-    return pmu_.read_pmc(thread, ecx, value, core_.now());
+    const Cycle now = serialize(thread);
+    return pmu_.read_pmc(thread, ecx, value, now);
 }
 
 void Emulator::finish() {

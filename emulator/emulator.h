@@ -49,6 +49,9 @@ public:
     const EmulatorConfig& config() const { return config_; }
 
 private:
+    // An MSR access serialises the core first, as wrmsr and rdmsr do, so that it sees every earlier cycle.
+    Cycle serialize(unsigned thread);
+
     EmulatorConfig config_{};
     Core core_;
     Pmu pmu_;

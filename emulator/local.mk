@@ -9,3 +9,14 @@ libnetburst_emu_a_SOURCES = \
 include $(srcdir)/emulator/core/local.mk
 include $(srcdir)/emulator/pmu/local.mk
 include $(srcdir)/emulator/trace/local.mk
+libnetburst_emu_a_SOURCES += emulator/emulator.h emulator/emulator.cpp
+
+# netburst-emu: the emulator on trace files (host program)
+bin_PROGRAMS += netburst-emu
+netburst_emu_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(JSON_CFLAGS)
+netburst_emu_LDADD = libnetburst_trace.a libnetburst_emu.a $(CORE_LIBS)
+netburst_emu_SOURCES = \
+	emulator/tools/netburst_emu.cpp \
+	emulator/tools/replay.h emulator/tools/replay.cpp \
+	emulator/tools/msr_script.h emulator/tools/msr_script.cpp \
+	emulator/tools/sparse_memory.h emulator/tools/sparse_memory.cpp

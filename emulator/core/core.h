@@ -4,25 +4,29 @@
 // Freestanding: no allocation, no exceptions, no C library. Large tables are fixed-size members sized for the
 // largest configuration, so the object is big: create it with new (or VG_(malloc) + placement new), then
 // reset().
+//
+// How it works (doc/emulator-model.md): a dataflow timing model. Each instruction is split into uops; each uop's
+// delivery, allocation, issue, completion and retirement cycles are computed in program order against the
+// resources it needs (delivery/allocation/retirement bandwidth shared cycle by cycle between the logical
+// processors, ROB/load/store buffer entries, execution ports, caches, the bus). Nothing is simulated cycle by
+// cycle.
 #pragma once
 
 #include <cstdint>
 
+#include "emulator/core/branch_predictor.h"
+#include "emulator/core/core_config.h"
+#include "emulator/core/cycle_slots.h"
+#include "emulator/core/event_sink.h"
+#include "emulator/core/memory_system.h"
+#include "emulator/core/store_buffer.h"
+#include "emulator/core/tick_ring.h"
+#include "emulator/core/tlb.h"
+#include "emulator/core/trace_cache.h"
+#include "emulator/core/uop_decode.h"
 #include "emulator/model/outcome.h"
 
 namespace netburst::emu {
-
-// Parameters of one processor. make_core_config() fills them for a model; doc/emulator-model.md gives the values
-// and their sources.
-struct CoreConfig {
-    unsigned model = 2;
-    bool hyper_threading = false;
-    bool has_l3 = false;  // Xeon MP (Gallatin, Potomac)
-    // Micro-architecture parameters (cache geometry, latencies, widths...) follow.
-};
-
-// Willamette/Northwood (models 0-2), Prescott (3, 4, 6); with_l3 gives the Xeon MP of that generation.
-CoreConfig make_core_config(unsigned model, bool hyper_threading, bool with_l3);
 
 class Core {
 public:
@@ -39,6 +43,11 @@ public:
     // events (it is cleared first).
     void stop_thread(unsigned thread, Outcome* out);
 
+    // Serialises logical processor `thread` the way wrmsr/rdmsr do: nothing younger starts before everything older
+    // has retired, and every cycle up to that retirement is published (*out, cleared first, carries the cycle
+    // records and a frontier at the retirement), so the PMU can close them before software reads it.
+    void serialize(unsigned thread, Outcome* out);
+
     // The cycle by which everything executed so far has retired.
     Cycle now() const;
 
@@ -50,8 +59,188 @@ public:
     };
     Stats stats(unsigned thread) const;
 
+    // Beyond the public contract: detail for tests and the documentation's measurements.
+    struct DetailStats {
+        std::uint64_t tc_misses = 0, tc_hits = 0, branches = 0, mispredicts = 0, bogus_uops_capped = 0;
+        std::uint64_t uop_records_summarised = 0, records_deferred = 0, records_dropped = 0;
+        std::uint64_t sb_stall_cycles = 0, smc_flushes = 0;
+    };
+    DetailStats detail(unsigned thread) const {
+        DetailStats d = threads_[thread & 1].detail;
+        d.records_deferred = threads_[thread & 1].pending.deferred();
+        d.records_dropped += threads_[thread & 1].pending.dropped();
+        return d;
+    }
+    const MemorySystem::Stats& memory_stats() const { return mem_.stats(); }
+    const CoreConfig& config() const { return cfg_; }
+    bool l1_holds(std::uint64_t address, unsigned thread) { return mem_.l1_holds(address, asid(thread)); }
+    bool tc_holds(std::uint64_t pc, unsigned thread) const { return tc_.holds_line(tag_pc(pc, thread)); }
+
 private:
-    // All state is fixed-size members (no allocation).
+    // Trace-cache delivery state of a logical processor, for TC_deliver_mode.
+    enum class FrontMode : std::uint8_t { Deliver, Build, Idle };
+    struct ModeLog {
+        static constexpr unsigned kMax = 64;
+        FrontMode at_emitted = FrontMode::Deliver;  // the mode at the emitted point
+        FrontMode current = FrontMode::Deliver;     // the mode after the last transition
+        Cycle when[kMax];
+        FrontMode mode[kMax];
+        unsigned head = 0, tail = 0;
+    };
+    struct Thread {
+        bool active = false;
+        Cycle next_fetch = 0;      // earliest cycle this thread's next uop may be delivered
+        Cycle last_decode = 0;     // build mode: the decoder's last cycle
+        FrontMode fetch_mode = FrontMode::Deliver;
+        std::uint64_t code_block = ~std::uint64_t{0};  // the last 64-byte code block fetched in build mode
+        ModeLog modes;
+        // Register scoreboard: when each register's value is available, and when the scheduler believed it
+        // would be (they differ after a load that missed: dependents are replayed).
+        Tick reg_ready[64];
+        Tick reg_spec[64];
+        std::uint64_t uop_seq = 0, load_seq = 0, store_seq = 0;
+        Cycle rob_free[128];       // per uop sequence number: the cycle its ROB entry is free again
+        Cycle lb_free[64];
+        Cycle sb_free[64];
+        StoreBuffer stores;
+        Cycle last_alloc = 0;
+        Cycle last_retire = 0;
+        Cycle last_commit = 0;
+        Tick load_barrier = 0;     // fences: loads may not execute before this
+        Tick last_load_done = 0;   // fences wait for every older load
+        const UopPlan* recent[16];  // the latest correct-path instructions, patterns for wrong-path uops
+        unsigned recent_pos = 0, recent_count = 0;
+        Cycle running_emitted = 0;  // global_power_events:RUNNING emitted up to here
+        // uop_queue_writes gathered per cycle across instructions (one record per cycle, not per instruction).
+        Cycle queue_cycle = 0;
+        unsigned queue_bit = 0, queue_count = 0;
+        std::uint8_t queue_cpl = 3;
+        PendingRecords pending;
+        std::uint8_t cpl = 3;
+        Stats stats;
+        DetailStats detail;
+    };
+
+    // When the front end delivered the instruction's uops: explicit uop i at base + i / width (never after
+    // `last`); a long flow's uops beyond the record cap are delivered in bulk, ending at `last`.
+    struct Delivery {
+        static constexpr unsigned kMax = 64;
+        Cycle first;
+        Cycle last;
+        unsigned count;    // records with their own delivery cycle
+        Cycle cycle[kMax];
+        Cycle at(unsigned i) const { return i < count ? cycle[i] : last; }
+    };
+
+    // core.cpp
+    unsigned asid(unsigned thread) const { return cfg_.shared_address_space ? 0 : thread; }
+    static std::uint64_t fold(std::uint64_t address, unsigned asid) {
+        return asid == 0 || (address >> 63) != 0 ? address : address ^ (std::uint64_t{1} << 56);
+    }
+    static std::uint64_t tag_pc(std::uint64_t pc, unsigned thread) {
+        return pc ^ (static_cast<std::uint64_t>(thread) << 57);
+    }
+    bool smt_shared() const { return threads_[0].active && threads_[1].active; }
+    void advance_time();
+
+    // core_frontend.cpp
+    void fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink, Delivery* d);
+    Cycle build(Thread& th, unsigned t, const Instruction& insn, Cycle earliest, EventSink* sink);
+    void set_mode(Thread& th, FrontMode mode, Cycle when);
+    void emit_modes(Cycle until, EventSink* sink);
+    void queue_writes(Thread& th, Cycle cycle, unsigned bit, unsigned count, EventSink* sink) {
+        if (cycle == th.queue_cycle && bit == th.queue_bit && th.cpl == th.queue_cpl) {
+            th.queue_count += count;
+            return;
+        }
+        new_queue_cycle(th, cycle, bit, count, sink);
+    }
+    void new_queue_cycle(Thread& th, Cycle cycle, unsigned bit, unsigned count, EventSink* sink);
+    void flush_queue_writes(Thread& th, EventSink* sink);
+
+    // core_backend.cpp
+    void run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, const Delivery& d,
+                  EventSink* sink, Outcome* out, bool mispredicted);
+    // The common units inline; the rest in issue_slow().
+    __attribute__((always_inline)) Tick issue_on(Unit unit, Tick ready, unsigned busy) {
+        if (unit == Unit::FastAlu) {
+            // Either double-speed ALU: the first free tick of the two.
+            const Tick a = port0_.find_any(ready);
+            if (a == ready) {
+                port0_.set(a);
+                return a;
+            }
+            const Tick b = port1_.find_any(ready);
+            if (b < a) {
+                port1_.set(b);
+                return b;
+            }
+            port0_.set(a);
+            return a;
+        }
+        if (unit == Unit::Load) return load_port_.claim(ready, TickRing::kCycleStart);
+        if (unit == Unit::Alu0) return port0_.claim(ready, TickRing::kAnyTick);
+        return issue_slow(unit, ready, busy);
+    }
+    Tick issue_slow(Unit unit, Tick ready, unsigned busy);
+    Tick load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSpec& s, Tick ready, EventSink* sink,
+                  std::uint16_t* causes, std::uint16_t* mob, Tick* spec);
+    Tick store_address(Thread& th, unsigned t, const MemOperand& m, Tick issue, Tick done, EventSink* sink,
+                       std::uint16_t* causes, std::uint16_t* mob);
+    void retire_branch(Thread& th, unsigned t, const Instruction& insn, UopRecord* rec, Cycle deliver, Tick done,
+                       bool mispredicted, unsigned rob_limit, EventSink* sink, Outcome* out);
+    void commit_store(Thread& th, unsigned t, unsigned sb_index, const MemOperand* m, std::uint64_t sseq,
+                      Cycle retire, EventSink* sink);
+
+    // core_fast_path.cpp
+    void execute_fast(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
+                      Outcome* out);
+    void execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopSpec& s, EventSink* sink,
+                             Outcome* out);
+    // core.cpp
+    void execute_general(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
+                         Outcome* out);
+
+    // core_wrong_path.cpp
+    void wrong_path(Thread& th, unsigned t, Cycle branch_deliver, Cycle resolve, Cycle branch_retire,
+                    unsigned rob_limit, unsigned room, EventSink* sink);
+    static void remember(Thread& th, const UopPlan& plan) {
+        th.recent[th.recent_pos] = &plan;
+        th.recent_pos = (th.recent_pos + 1) & 15;
+        if (th.recent_count < 16) ++th.recent_count;
+    }
+
+    // core_cycles.cpp
+    void publish(unsigned t, Outcome* out, EventSink* sink, bool force);
+    Cycle frontier() const;
+
+    // The configuration values the fast path uses, copied into a local there.
+    struct FastParams {
+        Cycle fetch_to_alloc, alloc_to_exec, retire_delay, lag;
+        std::uint64_t rob, load_buffers, store_buffers;
+        Tick replay;
+        Cycle step;
+    };
+
+    CoreConfig cfg_;
+    FastParams fast_;
+    PlanCache plans_;
+    Thread threads_[2];
+    TraceCache tc_;
+    BranchPredictor bp_;
+    InstructionTlb itlb_[2];  // duplicated per logical processor
+    DataTlb dtlb_;            // shared, entries tagged with the logical processor
+    MemorySystem mem_;
+    CycleSlots fetch_bw_, alloc_bw_, retire_bw_;
+    TickRing port0_, port1_, load_port_, sta_port_, fp_unit_, mul_unit_;
+    Tick divider_free_ = 0;
+    Cycle modes_emitted_ = 0;  // TC_deliver_mode emitted up to here
+    Cycle published_frontier_ = 0;  // the frontier given with the last Outcome
+    bool fast_ok_ = false;           // fast path enabled and one logical processor active
+    void update_fast_ok() { fast_ok_ = cfg_.fast_path && !smt_shared(); }
+    std::uint64_t code_regions_[4096];  // 1 KB code regions built into the trace cache (self-modifying code)
+    unsigned last_thread_ = 0;
+    std::uint64_t executed_ = 0;
 };
 
 }  // namespace netburst::emu

@@ -10,6 +10,5 @@ libnetburst_emu_a_SOURCES += \
 	emulator/pmu/activity.h emulator/pmu/activity.cpp \
 	emulator/pmu/pmi.h emulator/pmu/pmi.cpp \
 	emulator/pmu/pebs.h emulator/pmu/pebs.cpp \
-	emulator/pmu/record_ring.h \
-	emulator/pmu/coverage_fallback.cpp
+	emulator/pmu/record_ring.h
 include $(srcdir)/tests/emulator/local.mk

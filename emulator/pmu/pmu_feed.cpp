@@ -122,7 +122,8 @@ inline void Pmu::feed_retirement(const Outcome& o, unsigned q) {
 void Pmu::consume(const Outcome& o) {
     const unsigned thread = o.thread & 1u;
     // Remember where instructions retire only while a PMI can be raised or one waits for its return address.
-    if (watch_pmis_ || pmi_.waiting(thread)) pmi_.note_retired(thread, o.retire, o.pc);
+    // (An outcome without uops, from stop_thread or serialize, retires no instruction.)
+    if (o.num_uops != 0 && (watch_pmis_ || pmi_.waiting(thread))) pmi_.note_retired(thread, o.retire, o.pc);
     if (counting_ != 0) {
         const unsigned q = qualifier_index(thread, o.cpl);
         // Locals, because every store into a counter could alias the outcome or the route lists for the compiler.

@@ -1,0 +1,112 @@
+#include "emulator/core/branch_predictor.h"
+
+namespace netburst::emu {
+
+void BranchPredictor::reset(unsigned entries, unsigned ways, unsigned rsb_entries) {
+    if (entries > kMaxEntries) entries = kMaxEntries;
+    if (ways > kMaxWays) ways = kMaxWays;
+    if (ways == 0) ways = 1;
+    ways_ = ways;
+    sets_ = entries / ways;
+    if (sets_ == 0) sets_ = 1;
+    rsb_size_ = rsb_entries > kMaxRsb ? kMaxRsb : rsb_entries;
+    clock_ = 0;
+    for (Entry& e : entries_) e = Entry{kEmpty, 0, 0};
+    for (std::uint8_t& c : pht_) c = 2;
+    history_[0] = history_[1] = 0;
+    for (unsigned t = 0; t < 2; ++t) {
+        rsb_top_[t] = 0;
+        rsb_count_[t] = 0;
+        for (std::uint64_t& a : rsb_[t]) a = 0;
+    }
+}
+
+BranchPredictor::Entry* BranchPredictor::lookup(std::uint64_t tagged_pc) {
+    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & (sets_ - 1)) * ways_];
+    for (unsigned w = 0; w < ways_; ++w) {
+        if (set[w].tag == tagged_pc) {
+            set[w].stamp = ++clock_;
+            return &set[w];
+        }
+    }
+    return nullptr;
+}
+
+BranchPredictor::Entry* BranchPredictor::allocate(std::uint64_t tagged_pc) {
+    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & (sets_ - 1)) * ways_];
+    Entry* victim = &set[0];
+    for (unsigned w = 1; w < ways_; ++w)
+        if (set[w].stamp < victim->stamp) victim = &set[w];
+    *victim = Entry{tagged_pc, 0, ++clock_};
+    return victim;
+}
+
+void BranchPredictor::push_return(unsigned thread, std::uint64_t address) {
+    if (rsb_size_ == 0) return;
+    rsb_[thread][rsb_top_[thread]] = address;
+    rsb_top_[thread] = (rsb_top_[thread] + 1) % rsb_size_;
+    if (rsb_count_[thread] < rsb_size_) ++rsb_count_[thread];  // a full stack overwrites its oldest entry
+}
+
+bool BranchPredictor::pop_return(unsigned thread, std::uint64_t* address) {
+    if (rsb_count_[thread] == 0) return false;
+    rsb_top_[thread] = (rsb_top_[thread] + rsb_size_ - 1) % rsb_size_;
+    --rsb_count_[thread];
+    *address = rsb_[thread][rsb_top_[thread]];
+    return true;
+}
+
+BranchPredictor::Prediction BranchPredictor::predict_and_update(unsigned thread, const Instruction& insn,
+                                                                std::uint64_t tagged_pc) {
+    const std::uint64_t fall_through = insn.pc + insn.length;
+    switch (insn.cls) {
+    case InsnClass::Return: {
+        std::uint64_t predicted = 0;
+        const bool have = pop_return(thread, &predicted);
+        return Prediction{!have || predicted != insn.target, have};
+    }
+    case InsnClass::DirectCall:
+    case InsnClass::DirectJump: {
+        // Always predicted taken to the right target: by the BTB, or by the decoder on a BTB miss.
+        Entry* e = lookup(tagged_pc);
+        const bool hit = e != nullptr;
+        if (e == nullptr) e = allocate(tagged_pc);
+        e->target = insn.target;
+        if (insn.cls == InsnClass::DirectCall) push_return(thread, fall_through);
+        return Prediction{false, hit};
+    }
+    case InsnClass::IndirectJump:
+    case InsnClass::IndirectCall: {
+        Entry* e = lookup(tagged_pc);
+        const bool hit = e != nullptr;
+        const bool mispredicted = !hit || e->target != insn.target;
+        if (e == nullptr) e = allocate(tagged_pc);
+        e->target = insn.target;
+        if (insn.cls == InsnClass::IndirectCall) push_return(thread, fall_through);
+        return Prediction{mispredicted, hit};
+    }
+    case InsnClass::CondBranch: {
+        Entry* e = lookup(tagged_pc);
+        const bool hit = e != nullptr;
+        std::uint8_t& c = counter(thread, tagged_pc);
+        // Known branches follow the direction predictor; unknown ones the static rule (backward taken).
+        const bool predict_taken = hit ? c >= 2 : insn.target < insn.pc;
+        // A direct branch's target is fixed, so a taken prediction always has the right target.
+        const bool mispredicted = predict_taken != insn.taken;
+        if (insn.taken) {
+            if (c < 3) ++c;
+        } else if (c > 0) {
+            --c;
+        }
+        if (!hit && (insn.taken || mispredicted)) {
+            e = allocate(tagged_pc);
+            e->target = insn.target;
+        }
+        history_[thread] = ((history_[thread] << 1) | (insn.taken ? 1u : 0u)) & ((1u << kHistoryBits) - 1);
+        return Prediction{mispredicted, hit};
+    }
+    default: return Prediction{false, false};
+    }
+}
+
+}  // namespace netburst::emu

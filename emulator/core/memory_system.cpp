@@ -1,0 +1,210 @@
+#include "emulator/core/memory_system.h"
+
+namespace netburst::emu {
+
+namespace {
+// BSQ_cache_reference mask bits.
+constexpr unsigned kRd2HitE = 1, kRd2HitM = 2, kRd3HitE = 4, kRd3HitM = 5, kWr2Hit = 6, kWr3Hit = 7;
+constexpr unsigned kRd2Miss = 8, kRd3Miss = 9, kWr2Miss = 10, kWr3Miss = 11;
+
+// L2/L3 line state: dirty bit per 64-byte sector.
+constexpr std::uint32_t dirty_bit(std::uint64_t physical) { return 1u << ((physical >> 6) & 1); }
+
+unsigned clamp_count(unsigned n, unsigned max) { return n == 0 ? 1 : (n > max ? max : n); }
+
+// Dirty sectors of a line (two state bits). Written out to avoid the libgcc popcount helper in the Valgrind tool.
+unsigned dirty_sectors(std::uint32_t state) { return (state & 1u) + (state >> 1 & 1u); }
+}  // namespace
+
+void MemorySystem::reset(const CoreConfig& c) {
+    l1_.reset(c.l1_size, c.l1_ways, c.l1_line);
+    l2_.reset(c.l2_size, c.l2_ways, c.l2_line);
+    has_l3_ = c.has_l3 && c.l3_size != 0;
+    if (has_l3_) {
+        l3_.reset(c.l3_size, c.l3_ways, c.l2_line);
+    } else {
+        l3_.reset(128 * 8, 8, 128);  // unused; keep it small to reset
+    }
+    write_allocate_ = c.l1_write_allocate;
+    l2_port_.reset();
+    fill_buffers_ = clamp_count(c.fill_buffers, 16);
+    wc_buffers_ = clamp_count(c.wc_buffers, 16);
+    for (Tick& t : fill_free_) t = 0;
+    for (Tick& t : wcb_free_) t = 0;
+    last_store_block_ = ~std::uint64_t{0};
+    l1_ticks_ = to_ticks(c.l1_latency);
+    l2_ticks_ = to_ticks(c.l2_latency);
+    l3_ticks_ = to_ticks(c.l3_latency);
+    bus_.reset(c);
+    stats_ = Stats{};
+}
+
+bool MemorySystem::l1_holds(std::uint64_t linear, unsigned asid) {
+    const CacheLine* line = l1_.peek(linear >> l1_.line_bits());
+    return line != nullptr && line->aux == asid;
+}
+
+MemorySystem::LoadResult MemorySystem::load(std::uint64_t linear, std::uint64_t physical, unsigned asid,
+                                            Tick access, EventSink* out) {
+    ++stats_.l1_loads;
+    const std::uint64_t block = linear >> l1_.line_bits();
+    CacheLine* line = l1_.touch(block);
+    if (line != nullptr && line->aux == asid) return LoadResult{line->ready, false, false};
+    ++stats_.l1_load_misses;
+    // The miss is known after the tag check.
+    Tick start = access + l1_ticks_;
+    if (line != nullptr) {
+        // The other address space's line at this linear address: it keeps its place until its fill is done
+        // and the load waiting for it has read it, then this miss replaces it.
+        ++stats_.alias_conflicts;
+        start = max_tick(start, max_tick(line->ready, line->used));
+    }
+    unsigned fb = 0;
+    for (unsigned i = 1; i < fill_buffers_; ++i)
+        if (fill_free_[i] < fill_free_[fb]) fb = i;
+    start = max_tick(start, fill_free_[fb]);
+    bool l2_miss = false;
+    const Tick fill = read_l2(physical, start, false, &l2_miss, out);
+    fill_free_[fb] = fill;
+    if (line == nullptr) {
+        CacheLine victim;
+        line = l1_.insert(block, &victim);
+    }
+    line->aux = asid;
+    line->ready = fill;
+    line->used = 0;
+    return LoadResult{fill, true, l2_miss};
+}
+
+void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
+    CacheLine* line = l1_.peek(linear >> l1_.line_bits());
+    if (line != nullptr && line->aux == asid && when > line->used) line->used = when;
+}
+
+Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, EventSink* out) {
+    ++stats_.l2_reads;
+    const Tick slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
+    const std::uint64_t block = physical >> l2_.line_bits();
+    CacheLine* line = l2_.touch(block);
+    if (line != nullptr) {
+        *missed = false;
+        out->event(to_cycle(slot), EventId::BsqCacheReference,
+                   (line->state & dirty_bit(physical)) != 0 ? kRd2HitM : kRd2HitE);
+        if (for_ownership) line->state |= dirty_bit(physical);
+        return max_tick(slot + l2_ticks_, line->ready);
+    }
+    *missed = true;
+    ++stats_.l2_read_misses;
+    out->event(to_cycle(slot), EventId::BsqCacheReference, kRd2Miss);
+    Tick data;
+    if (has_l3_) {
+        data = read_l3(physical, slot + l2_ticks_, for_ownership, out);
+    } else {
+        Tick adjacent;
+        data = bus_.read(slot + l2_ticks_, for_ownership, out, &adjacent);
+    }
+    CacheLine victim;
+    line = l2_.insert(block, &victim);
+    line->ready = data;
+    line->state = for_ownership ? dirty_bit(physical) : 0;
+    if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
+    return data;
+}
+
+Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownership, EventSink* out) {
+    const std::uint64_t block = physical >> l3_.line_bits();
+    CacheLine* line = l3_.touch(block);
+    if (line != nullptr) {
+        out->event(to_cycle(start), EventId::BsqCacheReference,
+                   (line->state & dirty_bit(physical)) != 0 ? kRd3HitM : kRd3HitE);
+        return max_tick(start + l3_ticks_, line->ready);
+    }
+    ++stats_.l3_read_misses;
+    out->event(to_cycle(start), EventId::BsqCacheReference, kRd3Miss);
+    Tick adjacent;
+    const Tick data = bus_.read(start + l3_ticks_, for_ownership, out, &adjacent);
+    CacheLine victim;
+    line = l3_.insert(block, &victim);
+    line->ready = data;
+    line->state = 0;
+    if (victim.block != kInvalidBlock && victim.state != 0)
+        bus_.write_back(start, dirty_sectors(victim.state), out);
+    return data;
+}
+
+void MemorySystem::evict_l2(const CacheLine& victim, Tick when, EventSink* out) {
+    if (victim.state == 0) return;  // clean: dropped silently
+    if (!has_l3_) {
+        bus_.write_back(when, dirty_sectors(victim.state), out);
+        return;
+    }
+    CacheLine* line = l3_.touch(victim.block);
+    if (line != nullptr) {
+        out->event(to_cycle(when), EventId::BsqCacheReference, kWr3Hit);
+    } else {
+        out->event(to_cycle(when), EventId::BsqCacheReference, kWr3Miss);
+        CacheLine l3_victim;
+        line = l3_.insert(victim.block, &l3_victim);
+        line->ready = when;
+        if (l3_victim.block != kInvalidBlock && l3_victim.state != 0)
+            bus_.write_back(when, dirty_sectors(l3_victim.state), out);
+    }
+    line->state |= victim.state;
+}
+
+Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, EventSink* out) {
+    ++stats_.store_commits;
+    // L1: write-through. A hit refreshes the line's LRU position.
+    const std::uint64_t l1_block = linear >> l1_.line_bits();
+    CacheLine* l1_line = l1_.touch(l1_block);
+    if ((l1_line == nullptr || l1_line->aux != asid) && write_allocate_) {
+        if (l1_line == nullptr) {
+            CacheLine victim;
+            l1_line = l1_.insert(l1_block, &victim);
+        }
+        l1_line->aux = asid;
+        l1_line->ready = when;
+    }
+    // Consecutive stores to one 64-byte block are combined on their way to the L2 (the write-combining path
+    // between the write-through L1 and the L2): only the first of a run looks the L2 up.
+    const std::uint64_t block64 = physical >> 6;
+    if (block64 == last_store_block_) return when + kTicksPerCycle;
+    last_store_block_ = block64;
+    // L2: write-back.
+    const Tick slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
+    const std::uint64_t block = physical >> l2_.line_bits();
+    CacheLine* line = l2_.touch(block);
+    if (line != nullptr) {
+        out->event(to_cycle(slot), EventId::BsqCacheReference, kWr2Hit);
+        line->state |= dirty_bit(physical);
+        return slot + kTicksPerCycle;
+    }
+    ++stats_.l2_write_misses;
+    out->event(to_cycle(slot), EventId::BsqCacheReference, kWr2Miss);
+    // The store moves into a write-combining buffer that waits for the line (read for ownership).
+    unsigned w = 0;
+    for (unsigned i = 1; i < wc_buffers_; ++i)
+        if (wcb_free_[i] < wcb_free_[w]) w = i;
+    const Tick accept = max_tick(slot, wcb_free_[w]);
+    Tick data;
+    if (has_l3_) {
+        data = read_l3(physical, accept + l2_ticks_, true, out);
+    } else {
+        Tick adjacent;
+        data = bus_.read(accept + l2_ticks_, true, out, &adjacent);
+    }
+    CacheLine victim;
+    line = l2_.insert(block, &victim);
+    line->ready = data;
+    line->state = dirty_bit(physical);
+    if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
+    wcb_free_[w] = data;
+    return accept + kTicksPerCycle;
+}
+
+Tick MemorySystem::code_read(std::uint64_t physical, Tick when, EventSink* out) {
+    bool missed = false;
+    return read_l2(physical, when, false, &missed, out);
+}
+
+}  // namespace netburst::emu

@@ -1,0 +1,84 @@
+// The data side of the memory hierarchy: L1 data cache, fill buffers, L2 (and the Xeon MP's L3), the
+// write-combining buffers that hold store misses, and the bus behind them.
+//
+//  - L1D: write-through, true LRU, looked up with the linear address. A store that misses does not allocate
+//    (CoreConfig::l1_write_allocate, off by default). Load misses are counted exactly like a plain
+//    set-associative LRU cache counts read misses (cachegrind's D1 with the same geometry): every load access
+//    is one lookup, a line is installed at the miss and a later access to it is a hit even while its fill is in
+//    flight (it then waits for the data).
+//  - Two logical processors in different address spaces share the L1 by linear address (the L1 "shared mode"
+//    of the SDM's L1 context-ID description): a line of the other address space at the same linear address is
+//    an aliasing conflict, a miss that replaces that line once its fill has completed.
+//  - Fill buffers bound the L1 misses outstanding (4 on Northwood, 8 on Prescott).
+//  - L2: write-back, 128-byte lines of two 64-byte sectors, one request every other cycle. A miss fetches both
+//    sectors [ORM]. Lines are Exclusive after a read and Modified after a write (no other bus agents are
+//    modelled, so nothing is ever Shared).
+#pragma once
+
+#include <cstdint>
+
+#include "emulator/core/bus.h"
+#include "emulator/core/event_sink.h"
+#include "emulator/core/lru_cache.h"
+#include "emulator/core/tick_ring.h"
+
+namespace netburst::emu {
+
+class MemorySystem {
+public:
+    void reset(const CoreConfig& config);
+
+    struct LoadResult {
+        Tick fill;      // when the line is in the L1 (at or before the access for a hit)
+        bool l1_miss;   // a primary L1 miss (the load is replay-tagged 1stL)
+        bool l2_miss;
+    };
+    // A load uop reading the L1 at tick `access`. `linear` indexes and tags the L1, `physical` (the linear
+    // address with the address space folded in) tags the L2 and L3; `asid` names the address space. A load that
+    // finds its line missing or still being filled is replayed by the core until the line is there.
+    LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick access, EventSink* out);
+    // The replayed load that missed on this line read it at `when`: until then an aliasing line of the other
+    // address space may not take the line's place.
+    void mark_used(std::uint64_t linear, unsigned asid, Tick when);
+
+    // A retired store writing the caches at tick `when`. Returns when its store-buffer entry is released.
+    Tick store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, EventSink* out);
+
+    // A 64-byte code fetch for trace-cache build mode, through the L2. Returns when the bytes arrive.
+    Tick code_read(std::uint64_t physical, Tick when, EventSink* out);
+
+    // Forget port reservations before `tick` (time only moves forward).
+    void advance(Tick tick) { l2_port_.advance(tick); }
+
+    struct Stats {
+        std::uint64_t l1_loads = 0, l1_load_misses = 0, l2_reads = 0, l2_read_misses = 0, l3_read_misses = 0;
+        std::uint64_t alias_conflicts = 0, store_commits = 0, l2_write_misses = 0;
+    };
+    const Stats& stats() const { return stats_; }
+    std::uint64_t bus_transactions() const { return bus_.transactions(); }
+
+    // For tests: is the line holding `linear` in the L1 (for address space `asid`)?
+    bool l1_holds(std::uint64_t linear, unsigned asid);
+
+private:
+    Tick read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, EventSink* out);
+    Tick read_l3(std::uint64_t physical, Tick start, bool for_ownership, EventSink* out);
+    void evict_l2(const CacheLine& victim, Tick when, EventSink* out);
+
+    LruCache<256, 16> l1_;      // up to 16 KB of 64-byte lines
+    LruCache<16384, 8> l2_;     // up to 2 MB of 128-byte lines
+    LruCache<65536, 8> l3_;     // up to 8 MB of 128-byte lines
+    bool has_l3_ = false;
+    bool write_allocate_ = false;
+    TickRing l2_port_;
+    Tick fill_free_[16];
+    unsigned fill_buffers_ = 4;
+    Tick wcb_free_[16];
+    std::uint64_t last_store_block_ = ~std::uint64_t{0};  // the 64-byte block the previous store wrote
+    unsigned wc_buffers_ = 6;
+    Tick l1_ticks_ = 4, l2_ticks_ = 14, l3_ticks_ = 28;
+    Bus bus_;
+    Stats stats_;
+};
+
+}  // namespace netburst::emu

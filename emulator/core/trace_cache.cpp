@@ -1,0 +1,75 @@
+#include "emulator/core/trace_cache.h"
+
+namespace netburst::emu {
+
+void TraceCache::reset(unsigned lines, unsigned ways) {
+    if (lines > kMaxLines) lines = kMaxLines;
+    if (ways > kMaxWays) ways = kMaxWays;
+    if (ways == 0) ways = 1;
+    ways_ = ways;
+    sets_ = lines / ways;
+    if (sets_ == 0) sets_ = 1;
+    clock_ = 0;
+    flush();
+}
+
+void TraceCache::flush() {
+    for (Line& l : lines_) {
+        l.tag = kEmpty;
+        l.stamp = 0;
+        l.insns = 0;
+        l.slots = 0;
+    }
+    cursor_[0] = Cursor{};
+    cursor_[1] = Cursor{};
+}
+
+int TraceCache::find(std::uint64_t tagged_pc) const {
+    const unsigned base = set_of(tagged_pc) * ways_;
+    for (unsigned w = 0; w < ways_; ++w)
+        if (lines_[base + w].tag == tagged_pc) return static_cast<int>(base + w);
+    return -1;
+}
+
+bool TraceCache::holds_line(std::uint64_t tagged_pc) const { return find(tagged_pc) >= 0; }
+
+TraceCache::Access TraceCache::access_slow(unsigned thread, std::uint64_t tagged_pc, unsigned slots) {
+    Cursor& c = cursor_[thread];
+    const auto low = static_cast<std::uint16_t>(tagged_pc);
+    c.line = -1;  // off the recorded path of the line being delivered (or at its end)
+    const int hit = find(tagged_pc);
+    if (hit >= 0) {
+        Line& l = lines_[hit];
+        l.stamp = ++clock_;
+        c.line = hit;
+        c.tag = tagged_pc;
+        c.pos = 1;
+        c.build = -1;
+        return Access{true, true};
+    }
+    // Miss: build.
+    if (slots > kLineSlots) slots = kLineSlots;
+    if (c.build >= 0) {
+        Line& b = lines_[c.build];
+        if (b.tag == c.build_tag && b.insns < kLineSlots && b.slots + slots <= kLineSlots) {
+            b.pc_low[b.insns++] = low;
+            b.slots = static_cast<std::uint8_t>(b.slots + slots);
+            return Access{false, false};
+        }
+    }
+    const unsigned base = set_of(tagged_pc) * ways_;
+    unsigned victim = base;
+    for (unsigned w = 1; w < ways_; ++w)
+        if (lines_[base + w].stamp < lines_[victim].stamp) victim = base + w;
+    Line& n = lines_[victim];
+    n.tag = tagged_pc;
+    n.stamp = ++clock_;
+    n.pc_low[0] = low;
+    n.insns = 1;
+    n.slots = static_cast<std::uint8_t>(slots);
+    c.build = static_cast<int>(victim);
+    c.build_tag = tagged_pc;
+    return Access{false, false};
+}
+
+}  // namespace netburst::emu

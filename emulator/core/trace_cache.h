@@ -1,0 +1,105 @@
+// The execution trace cache: 12K uops in lines of six (Tom's Hardware, "Intel's New Pentium 4 Processor": six
+// uops every two clocks), 8-way set associative (Intel, IA-32 Optimization Reference Manual, Table 1-1).
+//
+// A trace line is keyed by the address of its first instruction and holds the uops of the instructions that
+// followed it dynamically when it was built, across taken branches, until six uop slots are used. A line records
+// the low address bits of each of its instructions so that delivery can tell when the program leaves the
+// recorded path. Delivery walks a line instruction by instruction; at the end of a line, or when the path
+// diverges, the next instruction must start a line of its own or the trace cache misses.
+//
+// On a miss the front end builds: decoded instructions are appended to the line being built, or start a new line
+// (replacing the set's least recently used line) when the current one is full. Building stops as soon as an
+// instruction is found at the head of an existing line. Instructions delivered from the microcode ROM occupy one
+// slot (the pointer into the ROM). Entries are tagged with the logical processor (ITJ 2002 Hyper-Threading
+// paper), which the caller folds into the address.
+#pragma once
+
+#include <cstdint>
+
+namespace netburst::emu {
+
+class TraceCache {
+public:
+    static constexpr unsigned kMaxLines = 2048;
+    static constexpr unsigned kMaxWays = 8;
+    static constexpr unsigned kLineSlots = 6;
+
+    void reset(unsigned lines, unsigned ways);
+
+    struct Access {
+        bool hit;         // delivered from the trace cache
+        bool line_start;  // a hit that started a new line (a trace-cache lookup by address)
+    };
+    // The instruction at `tagged_pc` (address with the thread tag folded in) needing `slots` uop slots, on
+    // logical processor `thread`.
+    Access access(unsigned thread, std::uint64_t tagged_pc, unsigned slots) {
+        // The common case, inline: the next instruction of the line being delivered.
+        Cursor& c = cursor_[thread];
+        if (c.line >= 0) {
+            const Line& l = lines_[c.line];
+            if (l.tag == c.tag && c.pos < l.insns && l.pc_low[c.pos] == static_cast<std::uint16_t>(tagged_pc)) {
+                ++c.pos;
+                return Access{true, false};
+            }
+        }
+        return access_slow(thread, tagged_pc, slots);
+    }
+
+    // The fast path's question: does the instruction hit (the next one of the line being delivered, or the head
+    // of a line)? On a hit it is delivered exactly as access() would and true is returned; on a miss nothing
+    // changes and the caller goes through access().
+    bool deliver_if_hit(unsigned thread, std::uint64_t tagged_pc) {
+        Cursor& c = cursor_[thread];
+        if (c.line >= 0) {
+            const Line& l = lines_[c.line];
+            if (l.tag == c.tag && c.pos < l.insns && l.pc_low[c.pos] == static_cast<std::uint16_t>(tagged_pc)) {
+                ++c.pos;
+                return true;
+            }
+        }
+        const int hit = find(tagged_pc);
+        if (hit < 0) return false;
+        lines_[hit].stamp = ++clock_;
+        c.line = hit;
+        c.tag = tagged_pc;
+        c.pos = 1;
+        c.build = -1;
+        return true;
+    }
+
+    // Empties the cache (a flush).
+    void flush();
+
+    // For tests: does a line start at this address?
+    bool holds_line(std::uint64_t tagged_pc) const;
+
+private:
+    struct Line {
+        std::uint64_t tag;  // address of the first instruction; kEmpty when unused
+        std::uint64_t stamp;
+        std::uint16_t pc_low[kLineSlots];
+        std::uint8_t insns;
+        std::uint8_t slots;
+    };
+    struct Cursor {
+        int line = -1;          // line being delivered from
+        std::uint64_t tag = 0;  // its tag when we started (detects replacement)
+        unsigned pos = 0;       // next instruction within it
+        int build = -1;         // line being built
+        std::uint64_t build_tag = 0;
+    };
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+
+    unsigned set_of(std::uint64_t tagged_pc) const {
+        return static_cast<unsigned>((tagged_pc ^ (tagged_pc >> 11) ^ (tagged_pc >> 23)) & (sets_ - 1));
+    }
+    int find(std::uint64_t tagged_pc) const;
+    Access access_slow(unsigned thread, std::uint64_t tagged_pc, unsigned slots);
+
+    unsigned sets_ = 256, ways_ = 8;
+    std::uint64_t clock_ = 0;
+    Cursor cursor_[2];
+    Line lines_[kMaxLines];
+};
+
+}  // namespace netburst::emu

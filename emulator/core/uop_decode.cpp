@@ -1,0 +1,310 @@
+#include "emulator/core/uop_decode.h"
+
+namespace netburst::emu {
+
+namespace {
+
+constexpr std::uint8_t kAllBit = 15;    // the FIRM uop events' ALL mask bit
+constexpr std::uint8_t kAllP0Bit = 3;   // x87_SIMD_moves_uop ALLP0: moves and store data on port 0
+constexpr std::uint8_t kAllP2Bit = 4;   // x87_SIMD_moves_uop ALLP2: loads on port 2
+
+bool is_fp_class(InsnClass c) {
+    switch (c) {
+    case InsnClass::X87Arith:
+    case InsnClass::X87Div:
+    case InsnClass::X87Complex:
+    case InsnClass::X87Move:
+    case InsnClass::SseScalarSp:
+    case InsnClass::SseScalarDp:
+    case InsnClass::SsePackedSp:
+    case InsnClass::SsePackedDp:
+    case InsnClass::SseDivSp:
+    case InsnClass::SseDivDp:
+    case InsnClass::Mmx64:
+    case InsnClass::Simd128Int:
+    case InsnClass::SimdMove: return true;
+    default: return false;
+    }
+}
+
+class Builder {
+public:
+    Builder(const CoreConfig& c, UopPlan* p) : c_(c), p_(p) {}
+
+    // Fields are written one by one: building a temporary and copying it would read back bytes just stored
+    // (a store-forwarding stall that made this function the hottest of the model).
+    UopSpec& add(Unit unit, UopRole role, Tick latency) {
+        UopSpec& s = p_->specs[p_->num_specs++];
+        s.unit = unit;
+        s.role = role;
+        s.kind = UopKind::Other;
+        s.mem = 0;
+        s.latency = static_cast<std::uint16_t>(latency);
+        s.busy = 1;
+        s.fp_load = false;
+        s.has_exec_event = false;
+        s.exec_event = EventId::X87FpUop;
+        s.exec_bit = 0;
+        s.count = 1;
+        p_->total_uops += 1;
+        if (role == UopRole::Op || role == UopRole::Flow) p_->has_op = true;
+        return s;
+    }
+    Tick cycles(unsigned n) const { return to_ticks(n); }
+    Tick fast() const { return c_.fast_alu_ticks; }
+
+    void load(unsigned mem, bool fp) {
+        UopSpec& s = add(Unit::Load, UopRole::Load, cycles(fp ? c_.l1_fp_latency : c_.l1_latency));
+        s.kind = UopKind::Load;
+        s.mem = static_cast<std::uint8_t>(mem);
+        s.fp_load = fp;
+        if (fp) exec(s, EventId::X87SimdMovesUop, kAllP2Bit);
+        p_->has_load = true;
+    }
+    void store(unsigned mem, bool fp) {
+        UopSpec& a = add(Unit::StoreAddr, UopRole::StoreAddr, cycles(1));
+        a.kind = UopKind::Store;
+        a.mem = static_cast<std::uint8_t>(mem);
+        UopSpec& d = add(fp ? Unit::FpMove : Unit::Alu0, UopRole::StoreData, fp ? cycles(1) : fast());
+        d.mem = static_cast<std::uint8_t>(mem);
+        if (fp) exec(d, EventId::X87SimdMovesUop, kAllP0Bit);
+    }
+    static void exec(UopSpec& s, EventId e, std::uint8_t bit) {
+        s.has_exec_event = true;
+        s.exec_event = e;
+        s.exec_bit = bit;
+    }
+
+private:
+    const CoreConfig& c_;
+    UopPlan* p_;
+};
+
+}  // namespace
+
+void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
+    p->num_specs = 0;
+    p->total_uops = 0;
+    p->tc_slots = 1;
+    p->from_rom = p->serializing = p->fence = p->pause = false;
+    p->flow_latency = 0;
+    p->has_op = p->has_load = p->single = p->register_op = false;
+    Builder b(c, p);
+    const bool fp = is_fp_class(insn.cls);
+    int load_ops[kMaxMemOperands];
+    int store_ops[kMaxMemOperands];
+    unsigned loads = 0, stores = 0;
+    const unsigned n_mem = insn.num_mem > kMaxMemOperands ? kMaxMemOperands : insn.num_mem;
+    for (unsigned i = 0; i < n_mem; ++i) {
+        if (insn.mem[i].is_store) {
+            store_ops[stores++] = static_cast<int>(i);
+        } else {
+            load_ops[loads++] = static_cast<int>(i);
+        }
+    }
+    auto emit_loads = [&] {
+        for (unsigned i = 0; i < loads; ++i) b.load(static_cast<unsigned>(load_ops[i]), fp);
+    };
+    auto emit_stores = [&] {
+        for (unsigned i = 0; i < stores; ++i) b.store(static_cast<unsigned>(store_ops[i]), fp);
+    };
+    const bool writes_flags = (insn.writes & kRegFlags) != 0;
+    const bool writes_sp = (insn.writes & reg_gpr(4)) != 0;
+
+    auto flow = [&](Unit unit, std::uint64_t n, Tick latency) {
+        if (n == 0) return;
+        UopSpec& s = b.add(unit, UopRole::Flow, latency);
+        s.count = static_cast<std::uint32_t>(n > 0xFFFFFFFFull ? 0xFFFFFFFFull : n);
+        p->total_uops += n - 1;
+    };
+
+    switch (insn.cls) {
+    case InsnClass::Nop: b.add(Unit::FastAlu, UopRole::Op, b.fast()); break;
+    case InsnClass::IntAlu:
+    case InsnClass::IntShift: {
+        const bool shift_slow = insn.cls == InsnClass::IntShift && !c.shift_on_fast_alu;
+        const Unit unit = shift_slow ? Unit::Complex : Unit::FastAlu;
+        const Tick lat = insn.cls == InsnClass::IntShift ? (shift_slow ? b.cycles(c.shift_latency)
+                                                                        : b.cycles(c.shift_latency))
+                                                         : b.fast();
+        emit_loads();
+        // A load without flags written is a plain move (mov, movzx, pop into a register): no ALU uop.
+        const bool op = loads == 0 ? stores == 0 || writes_flags : (writes_flags || stores != 0);
+        if (op || insn.cls == InsnClass::IntShift) b.add(unit, UopRole::Op, lat);
+        if (writes_sp && n_mem != 0) b.add(Unit::FastAlu, UopRole::Op, b.fast());  // push/pop stack pointer
+        emit_stores();
+        break;
+    }
+    case InsnClass::IntMul: {
+        emit_loads();
+        UopSpec& s = b.add(Unit::IntMul, UopRole::Op, b.cycles(c.imul_latency));
+        s.busy = static_cast<std::uint8_t>(c.imul_busy);
+        emit_stores();
+        break;
+    }
+    case InsnClass::IntDiv:
+        emit_loads();
+        b.add(Unit::Divider, UopRole::Op, b.cycles(c.idiv_latency)).busy =
+            static_cast<std::uint8_t>(c.idiv_latency > 255 ? 255 : c.idiv_latency);
+        emit_stores();
+        break;
+    case InsnClass::CondBranch:
+    case InsnClass::DirectJump:
+    case InsnClass::IndirectJump:
+        emit_loads();
+        b.add(Unit::Alu0, UopRole::Branch, b.fast()).kind = UopKind::Branch;
+        break;
+    case InsnClass::DirectCall:
+    case InsnClass::IndirectCall: {
+        emit_loads();
+        // The return address store: our input lists it as a store operand when it knows it.
+        if (stores != 0) {
+            emit_stores();
+        } else {
+            b.add(Unit::StoreAddr, UopRole::StoreAddr, b.cycles(1)).kind = UopKind::Store;
+            b.add(Unit::Alu0, UopRole::StoreData, b.fast());
+            p->specs[p->num_specs - 2].mem = 0xFF;  // no address known
+            p->specs[p->num_specs - 1].mem = 0xFF;
+        }
+        b.add(Unit::FastAlu, UopRole::Op, b.fast());  // stack pointer
+        b.add(Unit::Alu0, UopRole::Branch, b.fast()).kind = UopKind::Branch;
+        if (insn.cls == InsnClass::IndirectCall && c.model < 3) p->from_rom = true;
+        break;
+    }
+    case InsnClass::Return:
+        if (loads == 0) {
+            UopSpec& s = b.add(Unit::Load, UopRole::Load, b.cycles(c.l1_latency));
+            s.kind = UopKind::Load;
+            s.mem = 0xFF;
+            p->has_load = true;
+        } else {
+            emit_loads();
+        }
+        b.add(Unit::FastAlu, UopRole::Op, b.fast());
+        b.add(Unit::Alu0, UopRole::Branch, b.fast()).kind = UopKind::Branch;
+        break;
+    case InsnClass::X87Arith:
+        emit_loads();
+        Builder::exec(b.add(Unit::FpAdd, UopRole::Op, b.cycles(c.x87_add_latency)), EventId::X87FpUop, kAllBit);
+        emit_stores();
+        break;
+    case InsnClass::X87Div: {
+        emit_loads();
+        UopSpec& s = b.add(Unit::Divider, UopRole::Op, b.cycles(c.x87_div_latency));
+        s.busy = static_cast<std::uint8_t>(c.x87_div_latency > 255 ? 255 : c.x87_div_latency);
+        Builder::exec(s, EventId::X87FpUop, kAllBit);
+        emit_stores();
+        break;
+    }
+    case InsnClass::X87Complex: {
+        emit_loads();
+        const std::uint64_t n = c.x87_complex_uops > p->total_uops ? c.x87_complex_uops - p->total_uops : 1;
+        flow(Unit::FpAdd, n, b.cycles(c.x87_add_latency));
+        Builder::exec(p->specs[p->num_specs - 1], EventId::X87FpUop, kAllBit);
+        p->flow_latency = b.cycles(c.x87_complex_latency);
+        emit_stores();
+        p->from_rom = true;
+        break;
+    }
+    case InsnClass::X87Move:
+    case InsnClass::SimdMove:
+        emit_loads();
+        if (loads == 0 && stores == 0)
+            Builder::exec(b.add(Unit::FpMove, UopRole::Op, b.cycles(c.fp_move_latency)), EventId::X87SimdMovesUop,
+                          kAllP0Bit);
+        emit_stores();
+        break;
+    case InsnClass::SseScalarSp:
+    case InsnClass::SseScalarDp:
+    case InsnClass::SsePackedSp:
+    case InsnClass::SsePackedDp: {
+        emit_loads();
+        const bool packed = insn.cls == InsnClass::SsePackedSp || insn.cls == InsnClass::SsePackedDp;
+        const EventId e = insn.cls == InsnClass::SseScalarSp   ? EventId::ScalarSpUop
+                          : insn.cls == InsnClass::SseScalarDp ? EventId::ScalarDpUop
+                          : insn.cls == InsnClass::SsePackedSp ? EventId::PackedSpUop
+                                                               : EventId::PackedDpUop;
+        UopSpec& s = b.add(Unit::FpAdd, UopRole::Op, b.cycles(c.sse_add_latency));
+        if (packed) s.busy = static_cast<std::uint8_t>(c.wide_busy);
+        Builder::exec(s, e, kAllBit);
+        emit_stores();
+        break;
+    }
+    case InsnClass::SseDivSp:
+    case InsnClass::SseDivDp: {
+        // The class does not say scalar or packed; a 16-byte memory operand means packed.
+        bool packed = false;
+        for (unsigned i = 0; i < n_mem; ++i) packed = packed || insn.mem[i].size >= 16;
+        const bool sp = insn.cls == InsnClass::SseDivSp;
+        emit_loads();
+        const unsigned lat = sp ? c.sse_div_sp_latency : c.sse_div_dp_latency;
+        UopSpec& s = b.add(Unit::Divider, UopRole::Op, b.cycles(packed ? lat * 2 : lat));
+        s.busy = static_cast<std::uint8_t>(packed ? lat * 2 : lat);
+        Builder::exec(s, sp ? (packed ? EventId::PackedSpUop : EventId::ScalarSpUop)
+                            : (packed ? EventId::PackedDpUop : EventId::ScalarDpUop),
+                      kAllBit);
+        emit_stores();
+        break;
+    }
+    case InsnClass::Mmx64:
+        emit_loads();
+        Builder::exec(b.add(Unit::Mmx, UopRole::Op, b.cycles(c.mmx_latency)), EventId::Mmx64Uop, kAllBit);
+        emit_stores();
+        break;
+    case InsnClass::Simd128Int: {
+        emit_loads();
+        UopSpec& s = b.add(Unit::Mmx, UopRole::Op, b.cycles(c.simd_int_latency));
+        s.busy = static_cast<std::uint8_t>(c.wide_busy);
+        Builder::exec(s, EventId::Mmx128Uop, kAllBit);
+        emit_stores();
+        break;
+    }
+    case InsnClass::StringOp: {
+        emit_loads();
+        emit_stores();
+        const std::uint64_t iterations = std::uint64_t{1} << (insn.rep_count_log2 > 40 ? 40 : insn.rep_count_log2);
+        const std::uint64_t body = c.string_setup_uops + iterations * c.string_iteration_uops;
+        const std::uint64_t done = p->total_uops;
+        flow(Unit::FastAlu, body > done ? body - done : 1, b.fast());
+        p->from_rom = true;
+        break;
+    }
+    case InsnClass::Microcode: {
+        emit_loads();
+        emit_stores();
+        const std::uint64_t done = p->total_uops;
+        flow(Unit::FastAlu, c.microcode_uops > done ? c.microcode_uops - done : 1, b.fast());
+        p->flow_latency = b.cycles(c.microcode_cycles);
+        p->from_rom = true;
+        p->serializing = true;
+        break;
+    }
+    case InsnClass::Fence:
+        b.add(Unit::StoreAddr, UopRole::Op, b.cycles(1));
+        p->fence = true;
+        break;
+    case InsnClass::Syscall:
+        emit_loads();
+        emit_stores();
+        flow(Unit::FastAlu, c.syscall_uops, b.fast());
+        p->flow_latency = b.cycles(c.syscall_cycles);
+        p->from_rom = true;
+        p->serializing = true;
+        break;
+    case InsnClass::Halt:
+        b.add(Unit::FastAlu, UopRole::Op, b.fast());
+        p->pause = true;
+        break;
+    case InsnClass::Count_: b.add(Unit::FastAlu, UopRole::Op, b.fast()); break;
+    }
+    if (p->total_uops > c.rom_threshold) p->from_rom = true;
+    p->tc_slots = p->from_rom ? 1 : static_cast<unsigned>(p->total_uops);
+    // The core's fast path takes plans of one or two uops without flows or anything that serialises.
+    p->single = p->num_specs <= 2 && p->num_specs != 0 && p->total_uops == p->num_specs && !p->from_rom &&
+                !p->serializing && !p->fence && !p->pause;
+    for (unsigned i = 0; i < p->num_specs; ++i)
+        if (p->specs[i].role == UopRole::Flow) p->single = false;
+    p->register_op = p->single && p->num_specs == 1 && p->specs[0].role == UopRole::Op;
+}
+
+}  // namespace netburst::emu

@@ -1,0 +1,324 @@
+// The pipeline: wrong-path uops, the store-buffer stall, store forwarding and MOB replays, split accesses, 64K
+// aliasing, microcode flows, the trace cache's modes, self-modifying code, the frontier and the Outcome's capacity.
+#include <gtest/gtest.h>
+
+#include "tests/emulator/core_test_util.h"
+
+namespace netburst::emu::test {
+namespace {
+
+// A loop whose inner branch is random: many mispredictions, hence many wrong-path uops.
+std::vector<Instruction> branchy(unsigned n, unsigned thread = 0) {
+    std::vector<Instruction> v;
+    std::uint64_t x = 99;
+    for (unsigned i = 0; i < n; ++i) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        const bool taken = (x >> 33) & 1;
+        v.push_back(load(0x401000, 0x10000000 + (i % 256) * 8, 8, reg_gpr(6), reg_gpr(0), thread));
+        Instruction fadd = of_class(0x401003, InsnClass::SseScalarDp, reg_xmm(0) | reg_xmm(1), reg_xmm(0), thread);
+        v.push_back(fadd);
+        v.push_back(alu(0x401007, reg_gpr(0), kRegFlags, thread));
+        v.push_back(branch(0x40100A, 0x401020, taken, InsnClass::CondBranch, thread));
+        if (!taken) v.push_back(alu(0x40100C, reg_gpr(2), reg_gpr(2) | kRegFlags, thread));
+        v.push_back(alu(0x401020, reg_gpr(6), reg_gpr(6) | kRegFlags, thread));
+        v.push_back(branch(0x401023, 0x401000, true, InsnClass::CondBranch, thread));
+    }
+    return v;
+}
+
+TEST(CorePipeline, WrongPathUopsAreAlwaysBogus) {
+    Harness h(2, false, false);
+    const auto trace = branchy(2000);
+    h.run_all(trace);
+    EXPECT_TRUE(h.ok()) << h.problem();
+    const Totals& t = h.totals();
+    const Core::Stats s = h.core().stats(0);
+    EXPECT_GT(h.core().detail(0).mispredicts, 500u);
+    EXPECT_GT(t.bogus_uops, 0u);
+    EXPECT_EQ(t.bogus_uops, s.bogus_uops);
+    // Non-bogus records are exactly the correct path: one instruction per input, the decomposition's uops.
+    EXPECT_EQ(t.instructions, trace.size());
+    EXPECT_EQ(t.uops, s.uops_retired);
+    EXPECT_EQ(s.instructions, trace.size());
+    // Wrong-path uops never carry replay causes, and they group into instructions.
+    EXPECT_EQ(t.bogus_with_causes, 0u);
+    EXPECT_GT(t.bogus_instructions, 0u);
+    EXPECT_GT(t.bogus_exec_events, 0u);  // some wrong-path SSE uops executed before the branch resolved
+}
+
+TEST(CorePipeline, WrongPathIsBoundedByResolutionTime) {
+    Harness h(2, false, false);
+    // A branch that depends on a load missing all caches resolves late: the wrong path fills the ROB (capped by
+    // the Outcome); a branch on a register resolves after about the pipeline depth.
+    h.run(alu(0x401000, 0, reg_gpr(3) | kRegFlags));
+    h.run(branch(0x401003, 0x401100, true));  // forward taken, unknown: mispredicted
+    const std::uint64_t quick = h.totals().bogus_uops;
+    EXPECT_GT(quick, 20u);
+    EXPECT_LT(quick, 100u);
+    h.run(load(0x401100, 0x70000000, 4, 0, reg_gpr(0)));
+    h.run(alu(0x401104, reg_gpr(0), kRegFlags));
+    h.run(branch(0x401107, 0x401200, true));
+    const std::uint64_t slow = h.totals().bogus_uops - quick;
+    EXPECT_GT(slow, quick);
+    EXPECT_TRUE(h.ok()) << h.problem();
+}
+
+TEST(CorePipeline, StoreBufferFullStallsAllocation) {
+    Harness h(2, false, false);
+    // Stores to new lines miss the L2; the write-combining buffers fill, then the store buffer.
+    for (unsigned i = 0; i < 400; ++i) {
+        h.run(store(0x401000, 0x20000000 + std::uint64_t{i} * 128, 8, reg_gpr(0)));
+        h.run(alu(0x401004, reg_gpr(6), reg_gpr(6) | kRegFlags));
+    }
+    EXPECT_TRUE(h.ok()) << h.problem();
+    EXPECT_GT(h.totals().count(EventId::ResourceStall, 5), 1000u);  // SBFULL cycles
+    EXPECT_GT(h.core().detail(0).sb_stall_cycles, 1000u);
+    // Stores to one (warm) line, one every six uops: even with the ROB full they need fewer than 24 entries, and
+    // they drain as fast as they come (they combine on their way to the L2).
+    Harness g(2, false, false);
+    g.run(load(0x400F00, 0x20000000, 8, 0, reg_gpr(3)));
+    for (unsigned i = 0; i < 400; ++i) {
+        g.run(store(0x401000, 0x20000000 + (i % 8) * 8, 8, reg_gpr(0)));
+        for (unsigned k = 0; k < 4; ++k) g.run(alu(0x401004 + k * 3, reg_gpr(6 + k % 2), reg_gpr(6 + k % 2)));
+    }
+    EXPECT_EQ(g.totals().count(EventId::ResourceStall, 5), 0u);
+}
+
+TEST(CorePipeline, StoreForwardingAndMobReplays) {
+    Harness h(2, false, false);
+    const std::uint64_t a = 0x30000000;
+    h.run(load(0x400F00, a, 8, 0, reg_gpr(5)));  // bring the line in
+    // Forwarding: same start, smaller load.
+    h.run(store(0x401000, a, 8, reg_gpr(0)));
+    h.run(load(0x401004, a, 4, 0, reg_gpr(1)));
+    const Totals& t = h.totals();
+    EXPECT_EQ(t.causes[cause_index(kReplayMob)], 0u);
+    // PARTIAL_DATA: a larger load than the store.
+    h.run(store(0x401008, a + 64, 4, reg_gpr(0)));
+    h.run(load(0x40100C, a + 64, 8, 0, reg_gpr(1)));
+    EXPECT_EQ(t.count(EventId::MobLoadReplay, 4), 1u);
+    EXPECT_EQ(t.mob_bits[4], 1u);
+    // UNALGN_ADDR: overlapping at a different alignment within 4 bytes.
+    h.run(store(0x401010, a + 128, 8, reg_gpr(0)));
+    h.run(load(0x401014, a + 129, 4, 0, reg_gpr(1)));
+    EXPECT_EQ(t.count(EventId::MobLoadReplay, 5), 1u);
+    EXPECT_EQ(t.mob_bits[5], 1u);
+    // NO_STD: an SSE store whose data comes from a slow divide (its address is ready at once).
+    h.run(of_class(0x401018, InsnClass::SseDivDp, reg_xmm(2), reg_xmm(2)));
+    Instruction movsd = store(0x40101C, a + 192, 8, reg_xmm(2) | reg_gpr(6));
+    movsd.cls = InsnClass::SimdMove;
+    h.run(movsd);
+    h.run(load(0x401020, a + 192, 8, 0, reg_gpr(1)));
+    EXPECT_EQ(t.count(EventId::MobLoadReplay, 3), 1u);
+    // NO_STA: the store's address comes from the divide.
+    h.run(of_class(0x401024, InsnClass::IntDiv, reg_gpr(7), reg_gpr(7)));
+    h.run(store(0x401028, a + 256, 8, reg_gpr(7)));
+    h.run(load(0x40102C, a + 320, 8, 0, reg_gpr(1)));
+    EXPECT_EQ(t.count(EventId::MobLoadReplay, 1), 1u);
+    EXPECT_EQ(t.causes[cause_index(kReplayMob)], 4u);
+    EXPECT_TRUE(h.ok()) << h.problem();
+}
+
+TEST(CorePipeline, SixtyFourKAliasing) {
+    Harness h(2, false, false);
+    h.run(load(0x400F00, 0x40000000, 4, 0, reg_gpr(3)));  // warm the pages (DTLB) and the lines
+    h.run(load(0x400F04, 0x40010000, 4, 0, reg_gpr(3)));
+    h.run(load(0x400F08, 0x40010040, 4, 0, reg_gpr(3)));
+    h.run(store(0x401000, 0x40000000, 4, reg_gpr(0)));
+    h.run(load(0x401004, 0x40010000, 4, 0, reg_gpr(1)));  // 64 KB away: conflicts
+    h.run(load(0x401008, 0x40010040, 4, 0, reg_gpr(1)));  // no conflict
+    EXPECT_EQ(h.totals().count(EventId::MemoryCancel, 3), 1u);
+}
+
+TEST(CorePipeline, SplitLoadsAndStores) {
+    Harness h(2, false, false);
+    h.run(load(0x401000, 0x50000000 + 60, 8, 0, reg_gpr(0)));   // crosses a 64-byte line
+    h.run(load(0x401004, 0x50000000 + 128, 8, 0, reg_gpr(0)));  // does not
+    h.run(store(0x401008, 0x50000000 + 250, 8, reg_gpr(0)));    // crosses
+    const Totals& t = h.totals();
+    EXPECT_EQ(t.count(EventId::LoadPortReplay, 1), 1u);
+    EXPECT_EQ(t.count(EventId::MemoryComplete, 0), 1u);
+    EXPECT_EQ(t.count(EventId::StorePortReplay, 1), 1u);
+    EXPECT_EQ(t.count(EventId::MemoryComplete, 1), 1u);
+    EXPECT_EQ(t.causes[cause_index(kReplaySplit)], 2u);
+    EXPECT_EQ(t.mob_bits[1], 2u);  // the SPLIT_LD / SPLIT_ST bit
+    EXPECT_TRUE(h.ok()) << h.problem();
+}
+
+TEST(CorePipeline, DependentsOfAMissingLoadAreReplayed) {
+    // The add depends on a load that misses: it waits for the data (plus the replay loop), not for the hit
+    // latency.
+    Harness h(2, false, false);
+    h.run(load(0x401000, 0x60000000, 4, 0, reg_gpr(0)));
+    const Cycle load_retire = h.last().retire;
+    h.run(alu(0x401003, reg_gpr(0), reg_gpr(0) | kRegFlags));
+    EXPECT_GE(h.last().retire, load_retire);
+    Harness g(2, false, false);
+    g.run(load(0x401000, 0x60000000, 4, 0, reg_gpr(0)));
+    g.run(alu(0x401003, reg_gpr(1), reg_gpr(1) | kRegFlags));  // independent
+    EXPECT_LE(g.last().retire, g.totals().last_retire);
+}
+
+TEST(CorePipeline, TraceCacheBuildThenDeliver) {
+    Harness h(2, false, false);
+    std::vector<Instruction> loop;
+    for (unsigned i = 0; i < 20; ++i) loop.push_back(alu(0x401000 + i * 3, reg_gpr(i % 4), reg_gpr(i % 4) | kRegFlags));
+    loop.push_back(branch(0x401000 + 60, 0x401000, true));
+    for (int rep = 0; rep < 50; ++rep) h.run_all(loop);
+    h.stop(0);  // delivers everything still gathered
+    const Totals& t = h.totals();
+    EXPECT_TRUE(h.ok()) << h.problem();
+    EXPECT_EQ(t.count(EventId::UopQueueWrites, 0), 21u);           // the first pass is built
+    EXPECT_EQ(t.count(EventId::UopQueueWrites, 1), 21u * 49u);     // the rest delivered
+    EXPECT_GT(t.count(EventId::BpuFetchRequest, 0), 0u);
+    EXPECT_EQ(t.count(EventId::ItlbReference, 1), 1u);             // one ITLB miss, for the first fetch
+    EXPECT_EQ(t.count(EventId::PageWalkType, 1), 1u);              // ITMISS
+    EXPECT_TRUE(h.core().tc_holds(0x401000, 0));
+    // One logical processor: LP1 counts as idle, so only DI and BI occur.
+    EXPECT_GT(t.count(EventId::TcDeliverMode, 2), 0u);  // DI
+    EXPECT_GT(t.count(EventId::TcDeliverMode, 5), 0u);  // BI
+    for (unsigned bit : {0u, 1u, 3u, 4u, 6u, 7u}) EXPECT_EQ(t.count(EventId::TcDeliverMode, bit), 0u) << bit;
+    // Every cycle up to the end is in one of them, and RUNNING covers them all.
+    const std::uint64_t running = t.count(EventId::GlobalPowerEvents, 0);
+    EXPECT_EQ(running, h.core().stats(0).cycles);
+    EXPECT_LE(t.count(EventId::TcDeliverMode, 2) + t.count(EventId::TcDeliverMode, 5), running);
+}
+
+TEST(CorePipeline, MicrocodeFlowsAndTheRecordCap) {
+    Harness h(2, false, false);
+    Instruction rep = of_class(0x401000, InsnClass::StringOp, reg_gpr(1) | reg_gpr(6) | reg_gpr(7),
+                               reg_gpr(1) | reg_gpr(6) | reg_gpr(7));
+    rep.rep_count_log2 = 12;  // 4096 iterations
+    rep.num_mem = 2;
+    rep.mem[0] = MemOperand{0x70000000, 8, false};
+    rep.mem[1] = MemOperand{0x71000000, 8, true};
+    h.run(rep);
+    EXPECT_TRUE(h.ok()) << h.problem();
+    const Totals& t = h.totals();
+    const CoreConfig& c = h.core().config();
+    const std::uint64_t flow = c.string_setup_uops + 4096ull * c.string_iteration_uops;
+    EXPECT_EQ(h.core().stats(0).uops_retired, flow);
+    EXPECT_LE(t.uops, Outcome::kMaxUops);
+    EXPECT_GT(h.core().detail(0).uop_records_summarised, 0u);
+    EXPECT_EQ(t.count(EventId::TcMsXfer, 0), 2u);          // one transfer, counted twice
+    EXPECT_GT(h.last().retire, flow / 3);                  // timed at three uops per cycle
+    // Syscall, Microcode and x87 transcendental flows fit whole.
+    h.run(of_class(0x401010, InsnClass::Syscall));
+    EXPECT_EQ(h.last().num_uops, c.syscall_uops);
+    h.run(of_class(0x401020, InsnClass::X87Complex, kRegX87, kRegX87));
+    EXPECT_EQ(h.last().num_uops, c.x87_complex_uops);
+    EXPECT_EQ(t.count(EventId::X87FpUop, 15), c.x87_complex_uops);
+    h.run(of_class(0x401030, InsnClass::Microcode));
+    EXPECT_EQ(h.last().num_uops, c.microcode_uops);
+    h.stop(0);
+    EXPECT_EQ(t.count(EventId::UopQueueWrites, 2),  // FROM_ROM: every uop of the four flows
+              flow + c.syscall_uops + c.x87_complex_uops + c.microcode_uops);
+    EXPECT_TRUE(h.ok()) << h.problem();
+}
+
+TEST(CorePipeline, HugeStringFlowsStayBoundedInBothThreadModes) {
+    for (bool ht : {false, true}) {
+        Harness h(2, ht, false);
+        Instruction rep = of_class(0x401000, InsnClass::StringOp, reg_gpr(1), reg_gpr(1));
+        rep.rep_count_log2 = 30;  // a billion iterations: timed in bulk, a handful of records
+        h.run(rep);
+        EXPECT_TRUE(h.ok()) << h.problem();
+        EXPECT_LE(h.last().num_events + h.last().num_intervals, 40u);
+        const CoreConfig& c = h.core().config();
+        EXPECT_EQ(h.core().stats(0).uops_retired, c.string_setup_uops + (1ull << 30) * c.string_iteration_uops);
+        h.stop(0);
+        if (ht) h.stop(1);
+        EXPECT_EQ(h.totals(0).count(EventId::UopQueueWrites, 2), h.core().stats(0).uops_retired);
+    }
+}
+
+TEST(CorePipeline, SerialisingInstructionsPublishEverything) {
+    Harness h(2, false, false);
+    for (unsigned i = 0; i < 100; ++i) h.run(alu(0x401000 + (i % 8) * 3, reg_gpr(0), reg_gpr(0) | kRegFlags));
+    h.run(of_class(0x401100, InsnClass::Microcode));  // cpuid, rdmsr...: everything before has retired
+    const Outcome& o = h.last();
+    EXPECT_EQ(h.totals().count(EventId::GlobalPowerEvents, 0), o.retire + 1);
+    EXPECT_GE(o.frontier, o.retire);
+}
+
+TEST(CorePipeline, FrontierNeverDecreasesAndRecordsNeverFallBehindIt) {
+    // The harness checks every Outcome; this is a mixed trace with a bit of everything.
+    Harness h(2, false, false);
+    const auto trace = branchy(500);
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        h.run(trace[i]);
+        if (i % 97 == 0) h.run(store(0x401100, 0x20000000 + i * 128, 8, reg_gpr(0)));
+        if (i % 131 == 0) h.run(load(0x401104, 0x70000000 + i * 4096, 4, 0, reg_gpr(3)));
+        if (i % 389 == 0) h.run(of_class(0x401108, InsnClass::X87Complex, kRegX87, kRegX87));
+    }
+    h.stop(0);
+    EXPECT_TRUE(h.ok()) << h.problem();
+    EXPECT_GT(h.frontier(), 0u);
+}
+
+TEST(CorePipeline, SelfModifyingCodeFlushesTheTraceCache) {
+    Harness h(2, false, false);
+    for (int rep = 0; rep < 3; ++rep)
+        for (unsigned i = 0; i < 8; ++i) h.run(alu(0x401000 + i * 3, reg_gpr(0), reg_gpr(0)));
+    EXPECT_TRUE(h.core().tc_holds(0x401000, 0));
+    h.run(store(0x500000, 0x401010, 4, reg_gpr(0)));  // into the code
+    EXPECT_FALSE(h.core().tc_holds(0x401000, 0));
+    EXPECT_EQ(h.totals().count(EventId::TcMisc, 4), 2u);        // FLUSH, counted twice
+    EXPECT_EQ(h.totals().count(EventId::MachineClear, 6), 1u);  // SMCLEAR
+    EXPECT_GT(h.totals().count(EventId::MachineClear, 0), 0u);  // CLEAR cycles
+    // Data stores elsewhere do not.
+    h.run(store(0x500004, 0x900000, 4, reg_gpr(0)));
+    EXPECT_EQ(h.totals().count(EventId::TcMisc, 4), 2u);
+    EXPECT_TRUE(h.ok()) << h.problem();
+}
+
+TEST(CorePipeline, PrivilegeLevelPassesThrough) {
+    Harness h(2, false, false);
+    Instruction k = alu(0x401000, 0, 0);
+    k.cpl = 0;
+    EXPECT_EQ(h.run(k).cpl, 0);
+    k.cpl = 3;
+    EXPECT_EQ(h.run(k).cpl, 3);
+}
+
+TEST(CorePipeline, ExecutionEventsByClass) {
+    Harness h(2, false, false);
+    Instruction addsd = of_class(0x401000, InsnClass::SseScalarDp, reg_xmm(0), reg_xmm(0));
+    addsd.num_mem = 1;
+    addsd.mem[0] = MemOperand{0x10000000, 8, false};
+    h.run(addsd);                                                                    // load + scalar DP
+    h.run(of_class(0x401004, InsnClass::SsePackedSp, reg_xmm(1), reg_xmm(1)));
+    h.run(of_class(0x401008, InsnClass::Mmx64, 0, 0));
+    h.run(of_class(0x40100C, InsnClass::Simd128Int, 0, 0));
+    h.run(of_class(0x401010, InsnClass::X87Arith, kRegX87, kRegX87));
+    h.run(of_class(0x401014, InsnClass::X87Move, kRegX87, kRegX87));
+    const Totals& t = h.totals();
+    EXPECT_EQ(t.count(EventId::ScalarDpUop, 15), 1u);
+    EXPECT_EQ(t.count(EventId::PackedSpUop, 15), 1u);
+    EXPECT_EQ(t.count(EventId::Mmx64Uop, 15), 1u);
+    EXPECT_EQ(t.count(EventId::Mmx128Uop, 15), 1u);
+    EXPECT_EQ(t.count(EventId::X87FpUop, 15), 1u);
+    EXPECT_EQ(t.count(EventId::X87SimdMovesUop, 4), 1u);  // the SSE load (ALLP2)
+    EXPECT_EQ(t.count(EventId::X87SimdMovesUop, 3), 1u);  // the x87 register move (ALLP0)
+    EXPECT_EQ(t.exec_events, 7u);                          // the same uops carry the execution events
+}
+
+TEST(CorePipeline, OutcomeCapacityHoldsUnderLoad) {
+    // Instructions with two memory operands that both miss everything, one after the other: many bus records per
+    // Outcome, some of which wait for the next one.
+    Harness h(2, false, false);
+    for (unsigned i = 0; i < 300; ++i) {
+        Instruction rmw = alu(0x401000, reg_gpr(0), reg_gpr(0) | kRegFlags);
+        rmw.num_mem = 2;
+        rmw.mem[0] = MemOperand{0x80000000 + std::uint64_t{i} * 8192, 8, false};
+        rmw.mem[1] = MemOperand{0x90000000 + std::uint64_t{i} * 8192, 8, true};
+        h.run(rmw);
+    }
+    h.stop(0);
+    EXPECT_TRUE(h.ok()) << h.problem();
+    EXPECT_GT(h.core().detail(0).records_deferred, 0u);  // some records went out with later Outcomes
+    EXPECT_EQ(h.core().detail(0).records_dropped, 0u);   // none was lost
+}
+
+}  // namespace
+}  // namespace netburst::emu::test
