@@ -1,6 +1,5 @@
 // netburst-events as users run it: output formats (doc/netburst-events.md) and exit codes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -9,42 +8,19 @@
 #include <sstream>
 #include <string>
 
+#include "run_tool.h"
+
 namespace {
 
-struct ToolRun {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
+using netburst::testtools::ToolRun;
+using netburst::testtools::json_of;
 
 std::string tool() {
     const char* path = std::getenv("NETBURST_EVENTS");
     return path ? path : "./netburst-events";
 }
 
-ToolRun run(const std::string& args) {
-    const std::string err_file = ::testing::TempDir() + "netburst_events_stderr.txt";
-    const std::string cmd = tool() + " " + args + " 2>" + err_file;
-    ToolRun r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int raw = pclose(p);
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream e(err_file);
-    std::stringstream ss;
-    ss << e.rdbuf();
-    r.err = ss.str();
-    return r;
-}
-
-nlohmann::json json_of(const ToolRun& r) {
-    auto j = nlohmann::json::parse(r.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << r.out;
-    return j;
-}
+ToolRun run(const std::string& args) { return netburst::testtools::run_command(tool() + " " + args); }
 
 std::string write_value(const nlohmann::json& writes, const std::string& msr) {
     for (const auto& w : writes)
