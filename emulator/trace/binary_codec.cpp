@@ -70,7 +70,11 @@ std::size_t encode_record(const Instruction& insn, CodecState* state, std::uint8
     return n;
 }
 
-std::size_t decode_record(const std::uint8_t* in, std::size_t size, CodecState* state, Instruction* insn) {
+std::size_t decode_record(const std::uint8_t* in, std::size_t size, CodecState* state_out, Instruction* insn) {
+    // Decode against a copy: a truncated record must leave the delta state as it was, so that the caller can
+    // refill its buffer and decode the same record again.
+    CodecState copy = *state_out;
+    CodecState* state = &copy;
     std::size_t n = 0;
     auto need = [&](std::size_t k) { return n + k <= size; };
     if (!need(1)) return 0;
@@ -131,6 +135,7 @@ std::size_t decode_record(const std::uint8_t* in, std::size_t size, CodecState* 
         n += used;
         insn->writes = v;
     }
+    *state_out = copy;
     return n;
 }
 

@@ -141,6 +141,27 @@ TEST(BinaryCodec, RoundTripsEveryField) {
     EXPECT_EQ(decode_record(junk, sizeof junk, &fresh, &x), kDecodeError);
 }
 
+TEST(BinaryCodec, TruncatedRecordLeavesTheStateAlone) {
+    // A reader that meets a record cut at its buffer's end refills and decodes it again: the first, truncated
+    // attempt must not have advanced the delta state (the PC and memory deltas of the record would count twice).
+    Instruction a;
+    a.pc = 0x401000;
+    a.length = 4;
+    a.num_mem = 2;
+    a.mem[0] = {0x7ffe0000, 8, false};
+    a.mem[1] = {0x7ffd0000, 8, true};
+    CodecState enc{};
+    std::uint8_t buf[kMaxRecordBytes];
+    const std::size_t n = encode_record(a, &enc, buf);
+    for (std::size_t cut = 1; cut < n; ++cut) {
+        CodecState dec{};
+        Instruction x;
+        ASSERT_EQ(decode_record(buf, cut, &dec, &x), 0u) << cut;
+        ASSERT_EQ(decode_record(buf, n, &dec, &x), n) << cut;
+        EXPECT_EQ(format_text_line(x), format_text_line(a)) << cut;
+    }
+}
+
 TEST(TraceFile, BinaryFileRoundTripsThroughTheReader) {
     const auto text = read_all("repeat 1000 {\n0x400000+i*3 3 IntAlu ld=0x10000+8*i/8 rd=rax\n}\n");
     const std::string path = ::testing::TempDir() + "trace_test.nbt";
