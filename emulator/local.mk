@@ -20,3 +20,4 @@ netburst_emu_SOURCES = \
 	emulator/tools/replay.h emulator/tools/replay.cpp \
 	emulator/tools/msr_script.h emulator/tools/msr_script.cpp \
 	emulator/tools/sparse_memory.h emulator/tools/sparse_memory.cpp
+include $(srcdir)/emulator/valgrind/local.mk

@@ -1,0 +1,64 @@
+# The netburst Valgrind tool and netburst-run (included from emulator/local.mk). The tool is compiled and linked
+# by its own GNU make file (tool.mk) with the flags a Valgrind tool needs; here it is wired into all, install,
+# clean and the build tree's VALGRIND_LIB directory (emulator/valgrind/lib: the tool plus links to Debian's
+# vgpreload_core and default.supp).
+
+NB_VGTOOL = emulator/valgrind/lib/netburst-$(VALGRIND_PLATFORM)
+NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c
+NB_VGTOOL_CXX_OWN = \
+	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
+	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \
+	emulator/valgrind/plain_text.cpp emulator/emulator.cpp
+# The emulator and table sources (tool.mk compiles their .cpp files a second time with the tool's flags).
+NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES)
+
+EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/valgrind/nb_runtime.h \
+	emulator/valgrind/netburst_client.h $(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) emulator/valgrind/model_standin.cpp \
+	emulator/valgrind/runtime.h emulator/valgrind/x86_classify.h emulator/valgrind/kernel_model.h \
+	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h
+
+nb-vgtool:
+	+@$(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
+		top_srcdir='$(top_srcdir)' CC='$(CC)' CXX='$(CXX)' \
+		VALGRIND_CFLAGS='$(VALGRIND_CFLAGS)' VALGRIND_LIBDIR='$(VALGRIND_LIBDIR)' \
+		VALT_LOAD_ADDRESS='$(VALT_LOAD_ADDRESS)' VALGRIND_PLATFORM='$(VALGRIND_PLATFORM)' \
+		WARN_CFLAGS='$(WARN_CFLAGS)' WARN_CXXFLAGS='$(WARN_CXXFLAGS)' \
+		C_SOURCES='$(NB_VGTOOL_C)' CXX_OWN='$(NB_VGTOOL_CXX_OWN)' SHARED_SOURCES='$(NB_VGTOOL_SHARED)' \
+		OBJDIR=emulator/valgrind/tool-objs TOOL='$(NB_VGTOOL)'
+	@ln -sf '$(VALGRIND_LIBEXEC)/vgpreload_core-$(VALGRIND_PLATFORM).so' emulator/valgrind/lib/
+	@ln -sf '$(VALGRIND_LIBEXEC)/default.supp' emulator/valgrind/lib/
+.PHONY: nb-vgtool
+
+all-local: nb-vgtool
+
+nb_vgtooldir = $(pkglibdir)/valgrind
+install-exec-local: nb-vgtool-install
+nb-vgtool-install: nb-vgtool
+	$(MKDIR_P) '$(DESTDIR)$(nb_vgtooldir)'
+	$(INSTALL_PROGRAM) '$(NB_VGTOOL)' '$(DESTDIR)$(nb_vgtooldir)/'
+	ln -sf '$(VALGRIND_LIBEXEC)/vgpreload_core-$(VALGRIND_PLATFORM).so' '$(DESTDIR)$(nb_vgtooldir)/'
+	ln -sf '$(VALGRIND_LIBEXEC)/default.supp' '$(DESTDIR)$(nb_vgtooldir)/'
+uninstall-local: nb-vgtool-uninstall
+nb-vgtool-uninstall:
+	rm -f '$(DESTDIR)$(nb_vgtooldir)/netburst-$(VALGRIND_PLATFORM)' \
+		'$(DESTDIR)$(nb_vgtooldir)/vgpreload_core-$(VALGRIND_PLATFORM).so' '$(DESTDIR)$(nb_vgtooldir)/default.supp'
+clean-local: nb-vgtool-clean
+nb-vgtool-clean:
+	rm -rf emulator/valgrind/tool-objs emulator/valgrind/lib
+.PHONY: nb-vgtool-install nb-vgtool-uninstall nb-vgtool-clean
+
+# --- The tool's freestanding pieces, built for the host: netburst-run and the unit tests use them ------------
+noinst_LIBRARIES += libnetburst_vghost.a
+libnetburst_vghost_a_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir)
+libnetburst_vghost_a_SOURCES = \
+	emulator/valgrind/x86_classify.h emulator/valgrind/x86_classify.cpp \
+	emulator/valgrind/kernel_model.h emulator/valgrind/kernel_model.cpp \
+	emulator/valgrind/plain_text.h emulator/valgrind/plain_text.cpp \
+	emulator/valgrind/program_file.h emulator/valgrind/program_file.cpp \
+	emulator/valgrind/results_file.h emulator/valgrind/results_file.cpp
+
+check_PROGRAMS += tests/emulator/vgtool_tests
+tests_emulator_vgtool_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CFLAGS)
+tests_emulator_vgtool_tests_LDADD = libnetburst_vghost.a $(CORE_LIBS) $(GTEST_LIBS)
+tests_emulator_vgtool_tests_SOURCES = tests/emulator/x86_classify_test.cpp tests/emulator/vgtool_files_test.cpp
+TESTS += tests/emulator/vgtool_tests

@@ -1,0 +1,542 @@
+/* Instrumentation: every guest instruction appends a record to a word buffer, with plain IR stores.
+ *
+ * Everything that does not change between executions (address, length, class, register masks, operand sizes,
+ * direct targets) is worked out here, once per translation, into a static info that the C++ runtime owns. At run
+ * time an instruction stores only the pointer to its info (with its exits' outcomes in the low bits), the
+ * addresses of its memory operands, and, for indirect branches, the target: a few stores, no helper call. The
+ * buffer is handed to the emulator in batches: when a block might not fit, and (through nb_flush) before
+ * anything that must see the emulator exact.
+ *
+ * The buffer pointer is committed only once an instruction has completed (before the next instruction that can
+ * fault, at branch exits and at the block's end), so an instruction that faults is not counted and every
+ * instruction before it is.
+ *
+ * Conditional-branch chasing is off (nb_main.c): VEX's "&&" recovery would otherwise fold a branch and up to three
+ * following instructions into one guarded block whose instructions may not run, which records cannot express. */
+#include "pub_tool_basics.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_tooliface.h"
+#include "libvex_guest_amd64.h"
+
+#include "emulator/valgrind/nb_runtime.h"
+#include "emulator/valgrind/nb_tool.h"
+
+/* ---- The buffer ---------------------------------------------------------------------------------------------- */
+
+#define NB_BUF_WORDS (1u << 14)
+
+static uint64_t nb_buf[NB_BUF_WORDS];
+static uint64_t* nb_buf_ptr = nb_buf;
+
+void nb_flush(void) {
+    if (nb_buf_ptr != nb_buf) {
+        nb_rt_consume(nb_buf, nb_buf_ptr);
+        nb_buf_ptr = nb_buf;
+    }
+}
+
+/* Called from generated code when the next block might not fit. */
+static VG_REGPARM(0) void nb_flush_from_code(void) { nb_flush(); }
+
+/* ---- Static infos, per translation --------------------------------------------------------------------------- */
+
+typedef struct {
+    struct _VgHashNode* next;
+    UWord key;        /* the translation's nraddr */
+    void* infos;      /* nb_rt_block_new */
+} BlockNode;
+
+static VgHashTable* nb_blocks;
+static ULong nb_stat_translations, nb_stat_unknown, nb_stat_folded_branches;
+
+void nb_instrument_init(void) { nb_blocks = VG_(HT_construct)("netburst.blocks"); }
+
+void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents) {
+    (void)extents;
+    BlockNode* n = VG_(HT_remove)(nb_blocks, orig_addr);
+    if (!n) return;
+    nb_flush();  /* buffered records may point at these infos */
+    nb_rt_block_free(n->infos);
+    VG_(free)(n);
+}
+
+void nb_instrument_stats(void) {
+    VG_(umsg)("netburst: %llu translations, %llu instructions of unknown encoding, %llu folded branches\n",
+              nb_stat_translations, nb_stat_unknown, nb_stat_folded_branches);
+}
+
+/* ---- Analysis ------------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    Int first, end;        /* statements [first, end) of sb_in, the IMark included */
+    struct nb_x86_class k;
+    struct nb_insn_desc d;
+    Int kind;              /* nb_class_kind */
+    Int mem_seen;          /* memory accesses in the IR (all of them; the first two are recorded) */
+    Int relevant_exits;    /* exits that are the branch (or the rep) itself */
+    Bool faultable;        /* may leave through a fault or an emulation exit */
+    Bool recorded;         /* not Valgrind's special sequence */
+    UInt off, words;       /* its record in the block's slice of the buffer */
+    ULong info;            /* record word 0, exits clear */
+} Insn;
+
+typedef struct {
+    Insn* insns;
+    Int n;
+    ULong* put_bits;       /* per tmp: the registers it was PUT to */
+    ULong* get_bits;       /* per tmp: the registers its defining expression read */
+    Int* def_insn;         /* per tmp: the instruction that defined it */
+    Int cur;
+    ULong expr_gets;       /* registers GET by the statement being scanned */
+} Scan;
+
+/* The registers behind a guest-state slice, as RegMask bits. */
+static ULong reg_bits(Int offset, Int size) {
+    ULong bits = 0;
+    const Int end = offset + size;
+#define OVERLAPS(field, len) (offset < (Int)offsetof(VexGuestAMD64State, field) + (len) && \
+                              end > (Int)offsetof(VexGuestAMD64State, field))
+    const Int gpr0 = offsetof(VexGuestAMD64State, guest_RAX);
+    /* guest_RAX..guest_R15 are in x86 encoding order, eight bytes apart */
+    for (UInt r = 0; r < 16; r++)
+        if (offset < gpr0 + (Int)(8 * r + 8) && end > gpr0 + (Int)(8 * r)) bits |= nb_reg_gpr(r);
+    if (OVERLAPS(guest_CC_OP, 8) || OVERLAPS(guest_CC_DEP1, 8) || OVERLAPS(guest_CC_DEP2, 8) ||
+        OVERLAPS(guest_CC_NDEP, 8) || OVERLAPS(guest_DFLAG, 8) || OVERLAPS(guest_IDFLAG, 8) ||
+        OVERLAPS(guest_ACFLAG, 8))
+        bits |= nb_reg_flags();
+    const Int ymm0 = offsetof(VexGuestAMD64State, guest_YMM0);
+    for (UInt r = 0; r < 16; r++)
+        if (offset < ymm0 + (Int)(32 * r + 32) && end > ymm0 + (Int)(32 * r)) bits |= nb_reg_xmm(r);
+    if (OVERLAPS(guest_FTOP, 4) || OVERLAPS(guest_FPREG, 64) || OVERLAPS(guest_FPTAG, 8) ||
+        OVERLAPS(guest_FPROUND, 8) || OVERLAPS(guest_FC3210, 8))
+        bits |= nb_reg_x87();
+#undef OVERLAPS
+    return bits;
+}
+
+static void scan_expr(Scan* s, IRExpr* e) {
+    Insn* in = &s->insns[s->cur];
+    switch (e->tag) {
+    case Iex_Get: {
+        const ULong bits = reg_bits(e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty));
+        in->d.reads |= bits;
+        s->expr_gets |= bits;
+        break;
+    }
+    case Iex_GetI:
+        in->d.reads |= nb_reg_x87();  /* the x87 register file and tags are the only indexed state */
+        scan_expr(s, e->Iex.GetI.ix);
+        break;
+    case Iex_RdTmp: {
+        /* iropt removes a GET whose value the block already holds in a tmp: the register an earlier instruction
+         * PUT the tmp to, or else the registers the tmp was read from, are read all the same. */
+        const IRTemp t = e->Iex.RdTmp.tmp;
+        if (s->def_insn[t] < s->cur) in->d.reads |= s->put_bits[t] ? s->put_bits[t] : s->get_bits[t];
+        break;
+    }
+    case Iex_Qop:
+        scan_expr(s, e->Iex.Qop.details->arg1);
+        scan_expr(s, e->Iex.Qop.details->arg2);
+        scan_expr(s, e->Iex.Qop.details->arg3);
+        scan_expr(s, e->Iex.Qop.details->arg4);
+        break;
+    case Iex_Triop:
+        scan_expr(s, e->Iex.Triop.details->arg1);
+        scan_expr(s, e->Iex.Triop.details->arg2);
+        scan_expr(s, e->Iex.Triop.details->arg3);
+        break;
+    case Iex_Binop:
+        scan_expr(s, e->Iex.Binop.arg1);
+        scan_expr(s, e->Iex.Binop.arg2);
+        break;
+    case Iex_Unop:
+        scan_expr(s, e->Iex.Unop.arg);
+        break;
+    case Iex_Load:
+        scan_expr(s, e->Iex.Load.addr);
+        break;
+    case Iex_ITE:
+        scan_expr(s, e->Iex.ITE.cond);
+        scan_expr(s, e->Iex.ITE.iftrue);
+        scan_expr(s, e->Iex.ITE.iffalse);
+        break;
+    case Iex_CCall:
+        for (Int i = 0; e->Iex.CCall.args[i]; i++) scan_expr(s, e->Iex.CCall.args[i]);
+        break;
+    default:
+        break;
+    }
+}
+
+static void define_tmp(Scan* s, IRTemp t) {
+    if (t == IRTemp_INVALID) return;
+    s->def_insn[t] = s->cur;
+    s->get_bits[t] = s->expr_gets;
+}
+
+/* A memory access of the current instruction: the first two are recorded. */
+static void add_access(Insn* in, Int size, Bool store) {
+    if (in->d.num_mem < 2) {
+        const Int k = in->d.num_mem++;
+        in->d.mem_size[k] = (UChar)(size > 16 ? 16 : size);  /* wider (fxsave, xsave) is clamped to 16 bytes */
+        in->d.mem_store[k] = store ? 1 : 0;
+    }
+    in->mem_seen++;
+    in->faultable = True;
+}
+
+static Int loadg_size(IRLoadGOp cvt) {
+    IRType wide, narrow;
+    typeOfIRLoadGOp(cvt, &wide, &narrow);
+    return sizeofIRType(narrow);
+}
+
+static void scan_stmt(Scan* s, IRSB* sb, IRStmt* st) {
+    Insn* in = &s->insns[s->cur];
+    s->expr_gets = 0;
+    switch (st->tag) {
+    case Ist_WrTmp:
+        scan_expr(s, st->Ist.WrTmp.data);
+        if (st->Ist.WrTmp.data->tag == Iex_Load)
+            add_access(in, sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), False);
+        define_tmp(s, st->Ist.WrTmp.tmp);
+        break;
+    case Ist_Put: {
+        IRExpr* data = st->Ist.Put.data;
+        const ULong bits = reg_bits(st->Ist.Put.offset, sizeofIRType(typeOfIRExpr(sb->tyenv, data)));
+        scan_expr(s, data);
+        in->d.writes |= bits;
+        if (data->tag == Iex_RdTmp) s->put_bits[data->Iex.RdTmp.tmp] |= bits;
+        break;
+    }
+    case Ist_PutI:
+        scan_expr(s, st->Ist.PutI.details->ix);
+        scan_expr(s, st->Ist.PutI.details->data);
+        in->d.writes |= nb_reg_x87();
+        break;
+    case Ist_Store:
+        scan_expr(s, st->Ist.Store.addr);
+        scan_expr(s, st->Ist.Store.data);
+        add_access(in, sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data)), True);
+        break;
+    case Ist_StoreG:
+        scan_expr(s, st->Ist.StoreG.details->addr);
+        scan_expr(s, st->Ist.StoreG.details->data);
+        scan_expr(s, st->Ist.StoreG.details->guard);
+        add_access(in, sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.StoreG.details->data)), True);
+        break;
+    case Ist_LoadG:
+        scan_expr(s, st->Ist.LoadG.details->addr);
+        scan_expr(s, st->Ist.LoadG.details->alt);
+        scan_expr(s, st->Ist.LoadG.details->guard);
+        add_access(in, loadg_size(st->Ist.LoadG.details->cvt), False);
+        define_tmp(s, st->Ist.LoadG.details->dst);
+        break;
+    case Ist_CAS: {
+        IRCAS* cas = st->Ist.CAS.details;
+        const Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, cas->dataLo)) * (cas->dataHi ? 2 : 1);
+        scan_expr(s, cas->addr);
+        if (cas->expdHi) scan_expr(s, cas->expdHi);
+        scan_expr(s, cas->expdLo);
+        if (cas->dataHi) scan_expr(s, cas->dataHi);
+        scan_expr(s, cas->dataLo);
+        add_access(in, size, False);  /* compare-and-swap reads, then writes, the same location */
+        add_access(in, size, True);
+        define_tmp(s, cas->oldLo);
+        define_tmp(s, cas->oldHi);
+        break;
+    }
+    case Ist_LLSC:
+        in->faultable = True;  /* not generated for amd64 guests */
+        define_tmp(s, st->Ist.LLSC.result);
+        break;
+    case Ist_Dirty: {
+        IRDirty* d = st->Ist.Dirty.details;
+        scan_expr(s, d->guard);
+        for (Int i = 0; d->args[i]; i++)
+            if (!is_IRExpr_VECRET_or_GSPTR(d->args[i])) scan_expr(s, d->args[i]);
+        if (d->mFx != Ifx_None) {
+            scan_expr(s, d->mAddr);
+            if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) add_access(in, d->mSize, False);
+            if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) add_access(in, d->mSize, True);
+        }
+        for (Int i = 0; i < d->nFxState; i++) {
+            for (Int r = 0; r <= d->fxState[i].nRepeats; r++) {
+                const ULong bits = reg_bits(d->fxState[i].offset + r * d->fxState[i].repeatLen, d->fxState[i].size);
+                if (d->fxState[i].fx != Ifx_Write) in->d.reads |= bits;
+                if (d->fxState[i].fx != Ifx_Read) in->d.writes |= bits;
+            }
+        }
+        in->faultable = True;
+        define_tmp(s, d->tmp);
+        break;
+    }
+    case Ist_Exit: {
+        scan_expr(s, st->Ist.Exit.guard);
+        const Bool branchy = st->Ist.Exit.jk == Ijk_Boring &&
+                             (in->kind == NB_CLASS_COND_BRANCH || in->d.rep_mode != NB_REP_NONE);
+        if (branchy && in->relevant_exits < 2) in->relevant_exits++;
+        else in->faultable = True;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Which exits of an instruction are its own (the branch, or the rep termination and continuation). */
+static Bool is_relevant_exit(const Insn* in, IRStmt* st, Int nth_boring) {
+    return st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring && nth_boring < in->relevant_exits;
+}
+
+static void analyse(Scan* s, IRSB* sb) {
+    for (Int i = 0; i < s->n; i++) {
+        Insn* in = &s->insns[i];
+        IRStmt* mark = sb->stmts[in->first];
+        const Addr pc = mark->Ist.IMark.addr;
+        const UInt len = mark->Ist.IMark.len;
+        nb_classify((const UChar*)pc, len, &in->k);
+        in->recorded = !in->k.special && len >= 1 && len <= 15;
+        in->d.pc = pc;
+        in->d.length = (UChar)len;
+        in->d.cls = in->k.cls;
+        in->d.rep_mode = in->k.rep_mode;
+        in->kind = nb_class_kind(in->k.cls);
+        if (in->k.has_rel) in->d.target = pc + len + (Long)in->k.rel;
+        if (!in->k.known && in->recorded) nb_stat_unknown++;
+        s->cur = i;
+        for (Int j = in->first + 1; j < in->end; j++) scan_stmt(s, sb, sb->stmts[j]);
+        if (in->kind == NB_CLASS_INT_DIV) in->faultable = True;  /* #DE */
+    }
+    /* Branch outcomes that the IR fixes, and the block's end. */
+    Int last = s->n - 1;
+    while (last >= 0 && !s->insns[last].recorded) last--;
+    for (Int i = 0; i < s->n; i++) {
+        Insn* in = &s->insns[i];
+        if (!in->recorded) continue;
+        if (in->kind == NB_CLASS_COND_BRANCH) {
+            if (in->relevant_exits > 0) {
+                /* The first relevant exit goes either to the target (exit taken = branch taken) or, when VEX laid
+                 * the branch out the other way round, to the fall-through. */
+                IRStmt* exit = NULL;
+                for (Int j = in->first + 1; j < in->end && !exit; j++)
+                    if (sb->stmts[j]->tag == Ist_Exit && sb->stmts[j]->Ist.Exit.jk == Ijk_Boring) exit = sb->stmts[j];
+                const ULong dst = exit->Ist.Exit.dst->Ico.U64;
+                in->d.branch_mode = dst == in->d.pc + in->d.length && dst != in->d.target ? NB_BR_EXIT_NOT_TAKEN
+                                                                                         : NB_BR_EXIT_TAKEN;
+            } else {
+                /* iropt folded the condition: the block's end says where it went. */
+                nb_stat_folded_branches++;
+                const Bool known_next = i == last && sb->next->tag == Iex_Const;
+                in->d.branch_mode = known_next && sb->next->Iex.Const.con->Ico.U64 == in->d.target
+                                        ? NB_BR_STATIC_TAKEN : NB_BR_STATIC_NOT_TAKEN;
+            }
+        }
+        if (in->kind == NB_CLASS_INDIRECT) {
+            if (i == last && sb->next->tag != Iex_Const) in->d.dynamic_target = 1;
+            else if (i == last) in->d.target = sb->next->Iex.Const.con->Ico.U64;
+        }
+    }
+}
+
+/* ---- Emission ------------------------------------------------------------------------------------------------ */
+
+static IRExpr* mk_u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
+
+static IRTemp emit_tmp(IRSB* out, IRExpr* e) {
+    IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+    addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+    return t;
+}
+
+/* buffer[base + word] = data */
+static void emit_word(IRSB* out, IRTemp base, UInt word, IRExpr* data) {
+    IRExpr* addr = IRExpr_RdTmp(base);
+    if (word) addr = IRExpr_RdTmp(emit_tmp(out, IRExpr_Binop(Iop_Add64, addr, mk_u64(8ull * word))));
+    addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr, data));
+}
+
+/* nb_buf_ptr = base + words (or, with a guard, base + (guard ? words : otherwise)) */
+static void emit_commit(IRSB* out, IRTemp base, UInt words, IRExpr* guard, UInt otherwise) {
+    IRExpr* v = IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base), mk_u64(8ull * words));
+    if (guard) {
+        IRTemp yes = emit_tmp(out, v);
+        IRTemp no = emit_tmp(out, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base), mk_u64(8ull * otherwise)));
+        v = IRExpr_ITE(guard, IRExpr_RdTmp(yes), IRExpr_RdTmp(no));
+    }
+    addStmtToIRSB(out, IRStmt_Store(Iend_LE, mk_u64((ULong)(HWord)&nb_buf_ptr), IRExpr_RdTmp(emit_tmp(out, v))));
+}
+
+/* The address of a (possibly guarded) access, as a word: NB_NO_ACCESS when the guard is false. */
+static IRExpr* guarded_address(IRSB* out, IRExpr* addr, IRExpr* guard) {
+    if (!guard || (guard->tag == Iex_Const && guard->Iex.Const.con->Ico.U1)) return addr;
+    return IRExpr_RdTmp(emit_tmp(out, IRExpr_ITE(guard, addr, mk_u64(NB_NO_ACCESS))));
+}
+
+/* The info word with an exit's outcome in bit `bit`. */
+static IRExpr* info_with_exit(IRSB* out, ULong info, IRExpr* guard, UInt bit) {
+    IRExpr* g = IRExpr_RdTmp(emit_tmp(out, IRExpr_Unop(Iop_1Uto64, guard)));
+    if (bit) g = IRExpr_RdTmp(emit_tmp(out, IRExpr_Binop(Iop_Shl64, g, IRExpr_Const(IRConst_U8(bit)))));
+    return IRExpr_RdTmp(emit_tmp(out, IRExpr_Binop(Iop_Or64, g, mk_u64(info))));
+}
+
+IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
+                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy) {
+    (void)layout; (void)vge; (void)archinfo_host;
+    if (gWordTy != Ity_I64 || hWordTy != Ity_I64) VG_(tool_panic)("netburst: amd64 guests on amd64 hosts only");
+
+    /* Split the block into instructions. */
+    Int n = 0;
+    for (Int i = 0; i < sb_in->stmts_used; i++)
+        if (sb_in->stmts[i]->tag == Ist_IMark) n++;
+    IRSB* out = deepCopyIRSBExceptStmts(sb_in);
+    if (n == 0) {
+        for (Int i = 0; i < sb_in->stmts_used; i++) addStmtToIRSB(out, sb_in->stmts[i]);
+        return out;
+    }
+    Scan s;
+    s.n = n;
+    s.insns = VG_(calloc)("netburst.insns", n, sizeof(Insn));
+    s.put_bits = VG_(calloc)("netburst.put", sb_in->tyenv->types_used + 1, sizeof(ULong));
+    s.get_bits = VG_(calloc)("netburst.get", sb_in->tyenv->types_used + 1, sizeof(ULong));
+    s.def_insn = VG_(malloc)("netburst.def", (sb_in->tyenv->types_used + 1) * sizeof(Int));
+    for (Int t = 0; t <= sb_in->tyenv->types_used; t++) s.def_insn[t] = -1;
+    Int first_mark = -1;
+    for (Int i = 0, k = -1; i < sb_in->stmts_used; i++) {
+        if (sb_in->stmts[i]->tag != Ist_IMark) continue;
+        if (first_mark < 0) first_mark = i;
+        if (k >= 0) s.insns[k].end = i;
+        s.insns[++k].first = i;
+    }
+    s.insns[n - 1].end = sb_in->stmts_used;
+    analyse(&s, sb_in);
+
+    /* Lay the records out and make the static infos. */
+    UInt words = 0, recorded = 0;
+    for (Int i = 0; i < n; i++) {
+        Insn* in = &s.insns[i];
+        if (!in->recorded) continue;
+        in->off = words;
+        in->words = 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0);
+        words += in->words;
+        recorded++;
+    }
+    if (recorded > 0) {
+        BlockNode* node = VG_(malloc)("netburst.block", sizeof(BlockNode));
+        node->key = closure->nraddr;
+        node->infos = nb_rt_block_new(recorded);
+        for (Int i = 0, j = 0; i < n; i++)
+            if (s.insns[i].recorded) s.insns[i].info = nb_rt_block_set(node->infos, j++, &s.insns[i].d);
+        BlockNode* old = VG_(HT_remove)(nb_blocks, node->key);
+        if (old) {
+            nb_flush();
+            nb_rt_block_free(old->infos);
+            VG_(free)(old);
+        }
+        VG_(HT_add_node)(nb_blocks, node);
+    }
+    nb_stat_translations++;
+
+    /* Statements before the first instruction (a self-check preamble) go first. */
+    for (Int i = 0; i < first_mark; i++) addStmtToIRSB(out, sb_in->stmts[i]);
+
+    IRTemp base = IRTemp_INVALID;
+    if (recorded > 0) {
+        /* If this block's records might not fit, hand the buffer to the emulator first. */
+        IRTemp old = newIRTemp(out->tyenv, Ity_I64);
+        addStmtToIRSB(out, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_ptr))));
+        IRTemp full = newIRTemp(out->tyenv, Ity_I1);
+        addStmtToIRSB(out, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U,
+                                                           mk_u64((ULong)(HWord)&nb_buf[NB_BUF_WORDS - words]),
+                                                           IRExpr_RdTmp(old))));
+        IRDirty* di = unsafeIRDirty_0_N(0, "nb_flush_from_code", VG_(fnptr_to_fnentry)(&nb_flush_from_code),
+                                        mkIRExprVec_0());
+        di->guard = IRExpr_RdTmp(full);
+        di->mFx = Ifx_Modify;
+        di->mAddr = mk_u64((ULong)(HWord)&nb_buf_ptr);
+        di->mSize = 8;
+        addStmtToIRSB(out, IRStmt_Dirty(di));
+        base = newIRTemp(out->tyenv, Ity_I64);
+        addStmtToIRSB(out, IRStmt_WrTmp(base, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_ptr))));
+    }
+
+    UInt committed = 0;  /* records [0, committed) are committed on the straight-line path */
+    for (Int i = 0; i < n; i++) {
+        Insn* in = &s.insns[i];
+        addStmtToIRSB(out, sb_in->stmts[in->first]);  /* the IMark */
+        if (!in->recorded) {
+            for (Int j = in->first + 1; j < in->end; j++) addStmtToIRSB(out, sb_in->stmts[j]);
+            continue;
+        }
+        if (in->faultable && committed < in->off) {
+            emit_commit(out, base, in->off, NULL, 0);
+            committed = in->off;
+        }
+        if (in->relevant_exits == 0) emit_word(out, base, in->off, mk_u64(in->info));
+        Int access = 0, exits = 0;
+        UInt next = in->off + in->words;
+        for (Int j = in->first + 1; j < in->end; j++) {
+            IRStmt* st = sb_in->stmts[j];
+            /* Record the addresses of the first two accesses, in the order analyse() counted them. */
+            IRExpr* addr[2] = {NULL, NULL};
+            IRExpr* guard = NULL;
+            Int count = 0;
+            switch (st->tag) {
+            case Ist_WrTmp:
+                if (st->Ist.WrTmp.data->tag == Iex_Load) addr[count++] = st->Ist.WrTmp.data->Iex.Load.addr;
+                break;
+            case Ist_Store: addr[count++] = st->Ist.Store.addr; break;
+            case Ist_StoreG:
+                addr[count++] = st->Ist.StoreG.details->addr;
+                guard = st->Ist.StoreG.details->guard;
+                break;
+            case Ist_LoadG:
+                addr[count++] = st->Ist.LoadG.details->addr;
+                guard = st->Ist.LoadG.details->guard;
+                break;
+            case Ist_CAS:
+                addr[count++] = st->Ist.CAS.details->addr;
+                addr[count++] = st->Ist.CAS.details->addr;
+                break;
+            case Ist_Dirty: {
+                IRDirty* d = st->Ist.Dirty.details;
+                guard = d->guard;
+                if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) addr[count++] = d->mAddr;
+                if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) addr[count++] = d->mAddr;
+                break;
+            }
+            default:
+                break;
+            }
+            for (Int c = 0; c < count; c++, access++)
+                if (access < in->d.num_mem)
+                    emit_word(out, base, in->off + 1 + access, guarded_address(out, addr[c], guard));
+            if (is_relevant_exit(in, st, exits)) {
+                IRExpr* g = st->Ist.Exit.guard;
+                emit_word(out, base, in->off, info_with_exit(out, in->info, g, exits));
+                /* Leaving here completes the instruction; staying, it is complete only if no accesses remain. */
+                if (access < in->d.num_mem) {
+                    emit_commit(out, base, next, g, committed);
+                } else {
+                    emit_commit(out, base, next, NULL, 0);
+                    committed = next;
+                }
+                exits++;
+            }
+            addStmtToIRSB(out, st);
+        }
+        if (in->d.dynamic_target) emit_word(out, base, in->off + 1 + in->d.num_mem, sb_in->next);
+    }
+    if (recorded > 0 && committed < words) emit_commit(out, base, words, NULL, 0);
+
+    VG_(free)(s.insns);
+    VG_(free)(s.put_bits);
+    VG_(free)(s.get_bits);
+    VG_(free)(s.def_insn);
+    return out;
+}

@@ -1,0 +1,213 @@
+/* The netburst Valgrind tool: registration, options, files, and the services the C++ runtime needs.
+ * See doc/emulator-valgrind.md. */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+
+#include "emulator/valgrind/nb_runtime.h"
+#include "emulator/valgrind/nb_tool.h"
+
+struct nb_options nb_clo = {2, False, False, False, True, NULL, NULL, NULL};
+
+/* ---- Services for the runtime -------------------------------------------------------------------------------- */
+
+void* nb_host_malloc(size_t size) { return VG_(malloc)("netburst.rt", size); }
+void nb_host_free(void* p) { VG_(free)(p); }
+void nb_host_panic(const char* message) { VG_(tool_panic)((HChar*)message); }
+
+int nb_host_read_guest(uint64_t address, void* buffer, unsigned size) {
+    if (!VG_(am_is_valid_for_client)((Addr)address, size, VKI_PROT_READ)) return 0;
+    VG_(memcpy)(buffer, (const void*)(Addr)address, size);
+    return 1;
+}
+
+int nb_host_write_guest(uint64_t address, const void* buffer, unsigned size) {
+    if (!VG_(am_is_valid_for_client)((Addr)address, size, VKI_PROT_WRITE)) return 0;
+    VG_(memcpy)((void*)(Addr)address, buffer, size);
+    return 1;
+}
+
+/* ---- Files --------------------------------------------------------------------------------------------------- */
+
+static Int record_fd = -1;
+static HChar* results_path;
+
+static Int open_for_writing(const HChar* path, Bool exclusive) {
+    const Int flags = VKI_O_WRONLY | VKI_O_CREAT | (exclusive ? VKI_O_EXCL : VKI_O_TRUNC);
+    SysRes r = VG_(open)(path, flags, 0644);
+    return sr_isError(r) ? -1 : (Int)sr_Res(r);
+}
+
+static Bool write_all(Int fd, const void* bytes, SizeT size) {
+    const HChar* p = bytes;
+    while (size > 0) {
+        const Int n = VG_(write)(fd, p, size > 0x40000000 ? 0x40000000 : (Int)size);
+        if (n <= 0) return False;
+        p += n;
+        size -= n;
+    }
+    return True;
+}
+
+void nb_host_write_record(const void* bytes, size_t size) {
+    if (record_fd >= 0 && !write_all(record_fd, bytes, size)) {
+        VG_(umsg)("netburst: writing the --record file failed; recording stops\n");
+        VG_(close)(record_fd);
+        record_fd = -1;
+    }
+}
+
+static void open_record_file(void) {
+    if (!nb_clo.record) return;
+    HChar* path = VG_(expand_file_name)("--record", nb_clo.record);
+    record_fd = open_for_writing(path, False);
+    if (record_fd < 0) VG_(fmsg_bad_option)("--record", "cannot create %s\n", path);
+    VG_(free)(path);
+}
+
+/* This process image's results file: <dir>/nb-<pid>-<k>, the first k not taken (an exec'd image keeps the pid). */
+static void create_results_file(void) {
+    if (!nb_clo.results) return;
+    const SizeT size = VG_(strlen)(nb_clo.results) + 64;
+    results_path = VG_(malloc)("netburst.path", size);
+    for (UInt k = 0; k < 1000; k++) {
+        VG_(snprintf)(results_path, size, "%s/nb-%d-%u", nb_clo.results, VG_(getpid)(), k);
+        const Int fd = open_for_writing(results_path, True);
+        if (fd >= 0) {
+            VG_(close)(fd);
+            return;
+        }
+    }
+    VG_(fmsg_bad_option)("--results", "cannot create a results file in %s\n", nb_clo.results);
+}
+
+void nb_write_results(Bool final_run) {
+    if (!results_path) return;
+    static HChar text[16384];
+    const SizeT n = nb_rt_results(text, sizeof text, final_run, (uint64_t)VG_(getpid)());
+    const Int fd = open_for_writing(results_path, False);
+    if (n == 0 || fd < 0 || !write_all(fd, text, n)) VG_(umsg)("netburst: cannot write %s\n", results_path);
+    if (fd >= 0) VG_(close)(fd);
+}
+
+void nb_files_after_fork(void) {
+    if (results_path) {
+        VG_(free)(results_path);
+        results_path = NULL;
+        create_results_file();
+    }
+    if (record_fd >= 0) {
+        /* The parent keeps writing its file. The child records only into a file of its own (%p in the name). */
+        VG_(close)(record_fd);
+        record_fd = -1;
+        if (VG_(strstr)(nb_clo.record, "%p")) open_record_file();
+    }
+}
+
+static void load_program(void) {
+    if (!nb_clo.program) return;
+    SysRes r = VG_(open)(nb_clo.program, VKI_O_RDONLY, 0);
+    if (sr_isError(r)) VG_(fmsg_bad_option)("--program", "cannot open %s\n", nb_clo.program);
+    const Int fd = (Int)sr_Res(r);
+    SizeT cap = 1 << 16, len = 0;
+    HChar* text = VG_(malloc)("netburst.program", cap);
+    Int n;
+    while ((n = VG_(read)(fd, text + len, (Int)(cap - len))) > 0) {
+        len += n;
+        if (len == cap) text = VG_(realloc)("netburst.program", text, cap *= 2);
+    }
+    VG_(close)(fd);
+    const char* error = nb_rt_load_program(text, len);
+    if (error) VG_(fmsg_bad_option)("--program", "%s: %s\n", nb_clo.program, error);
+    VG_(free)(text);
+}
+
+/* ---- Options ------------------------------------------------------------------------------------------------- */
+
+static Bool process_option(const HChar* arg) {
+    if VG_BINT_CLO(arg, "--model", nb_clo.model, 0, 6) {}
+    else if VG_BOOL_CLO(arg, "--ht", nb_clo.ht) {}
+    else if VG_BOOL_CLO(arg, "--l3", nb_clo.l3) {}
+    else if VG_BOOL_CLO(arg, "--cpu-wide", nb_clo.cpu_wide) {}
+    else if VG_BOOL_CLO(arg, "--kernel-model", nb_clo.kernel_model) {}
+    else if VG_STR_CLO(arg, "--program", nb_clo.program) {}
+    else if VG_STR_CLO(arg, "--results", nb_clo.results) {}
+    else if VG_STR_CLO(arg, "--record", nb_clo.record) {}
+    else return False;
+    return True;
+}
+
+static void print_usage(void) {
+    VG_(printf)(
+        "    --model=N                 the emulated processor: family 0FH model 0-4 or 6 [2, Northwood]\n"
+        "    --ht=yes|no               two logical processors; guest threads alternate between them [no]\n"
+        "    --l3=yes|no               the Xeon MP variant of the model, with an L3 cache [no]\n"
+        "    --cpu-wide=yes|no         one PMU for all guest threads instead of one per thread [no]\n"
+        "    --kernel-model=yes|no     run the synthetic system-call path at CPL 0; with no, counters that\n"
+        "                              count at CPL 0 report 'unsupported' [yes]\n"
+        "    --record=FILE             also write the instruction stream as a binary trace (%%p: the pid)\n"
+        "    --program=FILE            netburst-run's event program (set by netburst-run)\n"
+        "    --results=DIR             where to write this process's results (set by netburst-run)\n");
+}
+
+static void print_debug_usage(void) { VG_(printf)("    (none)\n"); }
+
+/* ---- Start and end ------------------------------------------------------------------------------------------- */
+
+static void post_clo_init(void) {
+    /* Records describe straight-line instructions; conditional-branch chasing would fold guarded instructions
+     * into blocks (see nb_instrument.c). */
+    VG_(clo_vex_control).guest_chase = False;
+    if (nb_clo.model == 5) VG_(fmsg_bad_option)("--model", "there is no NetBurst model 5\n");
+    struct nb_rt_config config;
+    config.model = nb_clo.model;
+    config.hyper_threading = nb_clo.ht;
+    config.with_l3 = nb_clo.l3;
+    config.cpu_wide = nb_clo.cpu_wide;
+    config.kernel_model = nb_clo.kernel_model;
+    config.recording = nb_clo.record != NULL;
+    config.max_threads = VG_N_THREADS;
+    const char* error = nb_rt_init(&config);
+    if (error) VG_(fmsg_bad_option)("netburst", "%s\n", error);
+    load_program();
+    open_record_file();
+    create_results_file();
+    nb_instrument_init();
+}
+
+static void fini(Int exitcode) {
+    (void)exitcode;
+    nb_flush();
+    nb_rt_finish();
+    nb_write_results(True);
+    if (record_fd >= 0) VG_(close)(record_fd);
+    if (VG_(clo_verbosity) > 1) {
+        VG_(umsg)("netburst: %llu guest instructions emulated\n", (ULong)nb_rt_instructions());
+        nb_instrument_stats();
+    }
+}
+
+static void pre_clo_init(void) {
+    VG_(details_name)("netburst");
+    VG_(details_version)(NULL);
+    VG_(details_description)("runs the program on an emulated Intel NetBurst (Pentium 4) PMU and core");
+    VG_(details_copyright_author)("papi-netburst");
+    VG_(details_bug_reports_to)("the papi-netburst issue tracker");
+    VG_(details_avg_translation_sizeB)(275);
+    VG_(basic_tool_funcs)(post_clo_init, nb_instrument, fini);
+    VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
+    VG_(needs_superblock_discards)(nb_discard_superblock);
+    nb_events_register();
+    VG_(clo_vex_control).guest_chase = False;
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

@@ -1,0 +1,139 @@
+/* The boundary between the tool's C glue (which speaks Valgrind's API) and the C++ runtime (which owns the
+ * emulator). The C side instruments code, tracks threads and files; the C++ side turns the recorded instruction
+ * stream into Instruction records, runs them through the one emulator, and keeps each guest thread's PMU.
+ *
+ * Plain C, included from both sides. */
+#ifndef NB_RUNTIME_H
+#define NB_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emulator/valgrind/netburst_client.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- The instruction feed ------------------------------------------------------------------------------------
+ * Instrumented code appends one record per executed guest instruction to a word buffer:
+ *   word 0:   the address of the instruction's static info (8-aligned), ORed with the outcome of its side exits
+ *             (bit 0: the first exit was taken; bit 1: the second);
+ *   then:     one word per recorded memory operand (its address; NB_NO_ACCESS when a guarded access did not
+ *             happen), and for indirect branches one word with the actual target.
+ * Everything else about the instruction is static and lives in the info. */
+#define NB_NO_ACCESS (~(uint64_t)0)
+#define NB_EXIT_BITS 3u
+
+enum nb_branch_mode {
+    NB_BR_NONE,             /* not a conditional branch */
+    NB_BR_EXIT_TAKEN,       /* exit bit 0 set: the branch was taken */
+    NB_BR_EXIT_NOT_TAKEN,   /* exit bit 0 set: the branch fell through (VEX laid the exit out inverted) */
+    NB_BR_STATIC_TAKEN,     /* the optimiser folded the condition: always taken */
+    NB_BR_STATIC_NOT_TAKEN  /* always falls through */
+};
+
+enum nb_rep_mode {
+    NB_REP_NONE,
+    NB_REP_PLAIN,    /* rep movs/stos/lods/ins/outs: bit 0 set means rCX was 0 (the instruction ends here) */
+    NB_REP_COND      /* repe/repne cmps/scas: as NB_REP_PLAIN, and bit 1 set means "iterate again" */
+};
+
+/* What the instrumenter found out about one instruction. */
+struct nb_insn_desc {
+    uint64_t pc;
+    uint64_t target;          /* direct branches: the taken target */
+    uint64_t reads, writes;   /* RegMask bits (emulator/model/instruction.h) */
+    uint8_t length;
+    uint8_t cls;              /* InsnClass */
+    uint8_t num_mem;          /* recorded memory operands, 0-2: one address word each */
+    uint8_t mem_size[2];
+    uint8_t mem_store[2];
+    uint8_t branch_mode;      /* enum nb_branch_mode */
+    uint8_t dynamic_target;   /* 1: a target word follows the addresses */
+    uint8_t rep_mode;         /* enum nb_rep_mode */
+};
+
+/* How the launcher configured the tool. */
+struct nb_rt_config {
+    unsigned model;
+    int hyper_threading;
+    int with_l3;
+    int cpu_wide;        /* one PMU for all guest threads */
+    int kernel_model;    /* run the synthetic system-call path at CPL 0 */
+    int recording;       /* write the instruction stream through nb_host_write_record */
+    unsigned max_threads;/* Valgrind thread ids are below this */
+};
+
+/* Sets up the emulator. Returns NULL, or an error message. */
+const char* nb_rt_init(const struct nb_rt_config* config);
+/* The launcher's event program (emulator/valgrind/program_file.h). Returns NULL, or an error message. */
+const char* nb_rt_load_program(const char* text, size_t length);
+
+/* Static infos of one translation. */
+void* nb_rt_block_new(unsigned count);
+/* Fills info `index` and returns its address, the value of record word 0. */
+uint64_t nb_rt_block_set(void* block, unsigned index, const struct nb_insn_desc* desc);
+void nb_rt_block_free(void* block);
+
+/* Runs the records [begin, end) of the current thread through the emulator. */
+void nb_rt_consume(const uint64_t* begin, const uint64_t* end);
+
+/* Threads (Valgrind thread ids). The buffer must be consumed before the current thread changes. */
+void nb_rt_thread_created(unsigned tid);
+void nb_rt_switch_thread(unsigned tid);
+void nb_rt_thread_exited(unsigned tid);
+/* In a forked child: `tid` is its only thread, and the child counts from zero. */
+void nb_rt_fork_child(unsigned tid);
+
+/* The MSR channel, for the current thread. Results are the NB_* codes of netburst_client.h. */
+int nb_rt_wrmsr(uint32_t msr, uint64_t value);
+int nb_rt_rdmsr(uint32_t msr, uint64_t* value);
+int nb_rt_rdpmc(uint32_t ecx, uint64_t* value);
+int nb_rt_counter_status(uint32_t counter);
+void nb_rt_query(struct nb_emulator_info* info);
+
+/* Ends the emulation (the program exits): closes every cycle so that the reads that follow are final. */
+void nb_rt_finish(void);
+/* The results of the launcher's events so far (exited threads plus the live ones), in the results-file format
+ * (emulator/valgrind/results_file.h); `final_run` marks the end of the process (else an exec follows). Also
+ * writes out what is pending of the --record stream. Returns the length written, 0 when the buffer is too
+ * small. */
+size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid);
+
+/* Statistics for -v. */
+uint64_t nb_rt_instructions(void);
+
+/* The x86-64 classifier (emulator/valgrind/x86_classify.h) for the instrumenter. */
+struct nb_x86_class {
+    uint8_t cls;         /* InsnClass */
+    uint8_t known;
+    uint8_t rep_mode;    /* enum nb_rep_mode */
+    uint8_t has_rel;
+    int32_t rel;         /* direct branches: target = pc + length + rel */
+    uint8_t special;     /* Valgrind's client-request sequence: not guest work */
+};
+void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out);
+/* The RegMask bits (emulator/model/instruction.h) for the flags, the x87 stack, a general register and an xmm. */
+uint64_t nb_reg_flags(void);
+uint64_t nb_reg_x87(void);
+uint64_t nb_reg_gpr(unsigned n);
+uint64_t nb_reg_xmm(unsigned n);
+/* The InsnClass numbers the instrumenter tests. */
+enum nb_class_of_interest { NB_CLASS_COND_BRANCH, NB_CLASS_INDIRECT, NB_CLASS_INT_DIV, NB_CLASS_OTHER };
+int nb_class_kind(uint8_t cls);
+
+/* ---- Services the C side provides -------------------------------------------------------------------------- */
+void* nb_host_malloc(size_t size);
+void nb_host_free(void* p);
+void nb_host_write_record(const void* bytes, size_t size);
+/* Guest memory for the DS save area: 1 on success, 0 when the range is not accessible. */
+int nb_host_read_guest(uint64_t address, void* buffer, unsigned size);
+int nb_host_write_guest(uint64_t address, const void* buffer, unsigned size);
+__attribute__((noreturn)) void nb_host_panic(const char* message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NB_RUNTIME_H */

@@ -1,0 +1,41 @@
+/* Declarations shared by the tool's C files (nb_main.c, nb_instrument.c, nb_events.c). */
+#ifndef NB_TOOL_H
+#define NB_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+/* ---- Options (nb_main.c) ---- */
+struct nb_options {
+    UInt model;
+    Bool ht;
+    Bool l3;
+    Bool cpu_wide;
+    Bool kernel_model;
+    const HChar* program;  /* --program=FILE: netburst-run's event program */
+    const HChar* results;  /* --results=DIR: where this process writes its results */
+    const HChar* record;   /* --record=FILE: the instruction stream as a binary trace (%p expands to the pid) */
+};
+extern struct nb_options nb_clo;
+
+/* ---- The record buffer (nb_instrument.c) ---- */
+/* Runs every buffered record through the emulator. Call before anything that must see the emulator exact:
+ * client requests, thread switches, fork, exec, exit, discarding translations. */
+void nb_flush(void);
+IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
+                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy);
+void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
+void nb_instrument_init(void);
+void nb_instrument_stats(void);
+
+/* ---- Threads, client requests, fork and exec (nb_events.c) ---- */
+/* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */
+void nb_events_register(void);
+
+/* ---- Files (nb_main.c) ---- */
+/* Writes this process's results (final at the end, or before an exec). */
+void nb_write_results(Bool final_run);
+/* In a forked child: results and records go to files of its own. */
+void nb_files_after_fork(void);
+
+#endif /* NB_TOOL_H */

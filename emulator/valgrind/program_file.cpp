@@ -1,0 +1,62 @@
+#include "emulator/valgrind/program_file.h"
+
+#include "emulator/valgrind/plain_text.h"
+#include "table/msr_map.h"
+
+namespace netburst::emu::vg {
+
+const char* parse_event_program(const char* text, std::size_t length, EventProgram* out, unsigned* line) {
+    *out = EventProgram{};
+    LineScanner s(text, length);
+    *line = 0;
+    if (!s.next_line() || !s.keyword("netburst-program")) return "not an event program (no 'netburst-program' line)";
+    std::uint64_t version = 0;
+    if (!s.number(&version) || version != 1 || !s.at_line_end()) return "unsupported event-program version";
+    while (s.next_line()) {
+        *line = s.line();
+        const char* w;
+        std::size_t n;
+        s.word(&w, &n);
+        std::uint64_t lp, a, b, c;
+        if (equal_word(w, n, "wrmsr")) {
+            if (!s.number(&lp) || !s.number(&a) || !s.number(&b) || !s.at_line_end())
+                return "expected 'wrmsr LP MSR VALUE'";
+            if (lp > 1) return "logical processor must be 0 or 1";
+            if (a > 0xFFFFFFFFu) return "MSR address out of range";
+            if (out->num_writes[lp] == EventProgram::kMaxWrites) return "too many wrmsr lines";
+            out->writes[lp][out->num_writes[lp]++] = ProgramWrite{static_cast<std::uint32_t>(a), b};
+        } else if (equal_word(w, n, "event")) {
+            std::uint64_t index;
+            if (!s.number(&index) || !s.number(&lp) || !s.number(&a) || !s.number(&c) || !s.at_line_end())
+                return "expected 'event INDEX LP COUNTER MASK'";
+            if (lp > 1) return "logical processor must be 0 or 1";
+            if (a >= kNumCounters || (c & ~std::uint64_t{kAllCounters})) return "counter out of range";
+            if (index > 0xFFFF) return "event index out of range";
+            if (out->num_events == EventProgram::kMaxEvents) return "too many event lines";
+            out->events[out->num_events++] = ProgramEvent{static_cast<std::uint32_t>(index),
+                                                          static_cast<std::uint8_t>(lp),
+                                                          static_cast<std::uint8_t>(a),
+                                                          static_cast<std::uint32_t>(c)};
+        } else {
+            return "unknown line (expected wrmsr or event)";
+        }
+    }
+    *line = 0;
+    return nullptr;
+}
+
+std::size_t format_event_program(const EventProgram& program, char* buffer, std::size_t capacity) {
+    TextWriter w(buffer, capacity);
+    w.str("netburst-program 1\n");
+    for (unsigned lp = 0; lp < 2; ++lp)
+        for (unsigned i = 0; i < program.num_writes[lp]; ++i)
+            w.str("wrmsr ").dec(lp).ch(' ').hex(program.writes[lp][i].msr).ch(' ').hex(program.writes[lp][i].value)
+                .ch('\n');
+    for (unsigned i = 0; i < program.num_events; ++i) {
+        const ProgramEvent& e = program.events[i];
+        w.str("event ").dec(e.index).ch(' ').dec(e.lp).ch(' ').dec(e.counter).ch(' ').hex(e.check_mask).ch('\n');
+    }
+    return w.finish();
+}
+
+}  // namespace netburst::emu::vg

@@ -1,0 +1,45 @@
+// The event program netburst-run hands to the tool: the MSR writes that start counting on each logical processor
+// (from the allocator and encoder, which the tool cannot run), and which counter holds each event's value.
+//
+//   netburst-program 1
+//   wrmsr LP MSR VALUE          applied, in order, to every fresh PMU of a guest thread on logical processor LP
+//   event INDEX LP COUNTER MASK event INDEX's value on LP is read from COUNTER; it is unsupported when any counter
+//                               in MASK (a bitmask over counters 0-17) counts something the model does not drive
+//
+// Numbers are decimal or 0x-hexadecimal. Freestanding: the tool parses it; netburst-run writes it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace netburst::emu::vg {
+
+struct ProgramWrite {
+    std::uint32_t msr = 0;
+    std::uint64_t value = 0;
+};
+
+struct ProgramEvent {
+    std::uint32_t index = 0;  // the launcher's event number
+    std::uint8_t lp = 0;
+    std::uint8_t counter = 0;
+    std::uint32_t check_mask = 0;
+};
+
+struct EventProgram {
+    static constexpr unsigned kMaxWrites = 128;  // per logical processor
+    static constexpr unsigned kMaxEvents = 64;
+    unsigned num_writes[2] = {0, 0};
+    ProgramWrite writes[2][kMaxWrites];
+    unsigned num_events = 0;
+    ProgramEvent events[kMaxEvents];
+};
+
+// Parses text[0, length) into *out. Returns nullptr, or a static message naming what is wrong; *line receives
+// the line number of the error.
+const char* parse_event_program(const char* text, std::size_t length, EventProgram* out, unsigned* line);
+
+// Writes the program into buffer (capacity bytes, NUL-terminated); returns the length, or 0 when it does not fit.
+std::size_t format_event_program(const EventProgram& program, char* buffer, std::size_t capacity);
+
+}  // namespace netburst::emu::vg

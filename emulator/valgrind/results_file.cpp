@@ -1,0 +1,56 @@
+#include "emulator/valgrind/results_file.h"
+
+#include "emulator/valgrind/plain_text.h"
+
+namespace netburst::emu::vg {
+
+std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t capacity) {
+    TextWriter w(buffer, capacity);
+    w.str("netburst-results 1\n");
+    w.str("pid ").dec(r.pid).ch('\n');
+    w.str("final ").dec(r.final_run ? 1 : 0).ch('\n');
+    w.str("threads ").dec(r.threads).ch('\n');
+    w.str("instructions ").dec(r.instructions).ch('\n');
+    w.str("syscalls ").dec(r.syscalls).ch('\n');
+    for (unsigned i = 0; i < r.num_events; ++i)
+        w.str("event ").dec(r.events[i].index).ch(' ').dec(r.events[i].value).ch(' ')
+            .dec(r.events[i].unsupported ? 1 : 0).ch('\n');
+    return w.finish();
+}
+
+const char* parse_results(const char* text, std::size_t length, ProcessResults* out, unsigned* line) {
+    *out = ProcessResults{};
+    LineScanner s(text, length);
+    *line = 0;
+    if (!s.next_line() || !s.keyword("netburst-results")) return "not a results file";
+    std::uint64_t version = 0;
+    if (!s.number(&version) || version != 1) return "unsupported results version";
+    while (s.next_line()) {
+        *line = s.line();
+        const char* w;
+        std::size_t n;
+        s.word(&w, &n);
+        std::uint64_t a = 0, b = 0, c = 0;
+        if (equal_word(w, n, "event")) {
+            if (!s.number(&a) || !s.number(&b) || !s.number(&c) || c > 1 || a > 0xFFFF)
+                return "expected 'event INDEX VALUE 0|1'";
+            if (out->num_events == ProcessResults::kMaxEvents) return "too many events";
+            out->events[out->num_events++] = EventResult{static_cast<std::uint32_t>(a), b, c == 1};
+        } else {
+            std::uint64_t* field = nullptr;
+            if (equal_word(w, n, "pid")) field = &out->pid;
+            else if (equal_word(w, n, "threads")) field = &out->threads;
+            else if (equal_word(w, n, "instructions")) field = &out->instructions;
+            else if (equal_word(w, n, "syscalls")) field = &out->syscalls;
+            else if (equal_word(w, n, "final")) field = &a;
+            else return "unknown line";
+            if (!s.number(field)) return "expected a number";
+            if (field == &a) out->final_run = a != 0;
+        }
+        if (!s.at_line_end()) return "trailing words";
+    }
+    *line = 0;
+    return nullptr;
+}
+
+}  // namespace netburst::emu::vg

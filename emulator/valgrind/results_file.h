@@ -1,0 +1,41 @@
+// What the tool reports to netburst-run when a process image ends (or execs): for each event of the launcher's
+// program, its value summed over every guest thread of the process, or "unsupported".
+//
+//   netburst-results 1
+//   pid PID
+//   final 0|1                   0: written before an exec; 1: at the end of the process
+//   threads N                   guest threads that ran
+//   instructions N              guest (user-mode) instructions fed to the emulator
+//   syscalls N                  system calls (each ran the synthetic kernel path when it is enabled)
+//   event INDEX VALUE 0|1       1: unsupported (VALUE is then meaningless)
+//
+// Freestanding: the tool writes it, netburst-run reads it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace netburst::emu::vg {
+
+struct EventResult {
+    std::uint32_t index = 0;
+    std::uint64_t value = 0;
+    bool unsupported = false;
+};
+
+struct ProcessResults {
+    static constexpr unsigned kMaxEvents = 64;
+    std::uint64_t pid = 0;
+    bool final_run = false;
+    std::uint64_t threads = 0;
+    std::uint64_t instructions = 0;
+    std::uint64_t syscalls = 0;
+    unsigned num_events = 0;
+    EventResult events[kMaxEvents];
+};
+
+std::size_t format_results(const ProcessResults& results, char* buffer, std::size_t capacity);
+// Returns nullptr, or a message; *line receives the line of the error.
+const char* parse_results(const char* text, std::size_t length, ProcessResults* out, unsigned* line);
+
+}  // namespace netburst::emu::vg

@@ -1,0 +1,411 @@
+#include "emulator/valgrind/runtime.h"
+
+#include <new>
+
+#include "emulator/valgrind/results_file.h"
+#include "table/msr_map.h"
+#include "table/registers.h"
+
+namespace netburst::emu::vg {
+
+namespace {
+
+// Objects come from the host allocator (Valgrind's), 16-byte aligned; anything wider is aligned by hand.
+template <typename T>
+T* make_object() {
+    static_assert(alignof(T) <= 64, "over-aligned type");
+    void* raw = nb_host_malloc(sizeof(T) + alignof(T));
+    if (!raw) nb_host_panic("out of memory");
+    auto address = reinterpret_cast<std::uintptr_t>(raw);
+    address = (address + alignof(T) - 1) & ~static_cast<std::uintptr_t>(alignof(T) - 1);
+    return new (reinterpret_cast<void*>(address)) T();
+}
+
+unsigned floor_log2(std::uint64_t v) {
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        ++n;
+    }
+    return n;
+}
+
+bool read_guest(void*, std::uint64_t address, void* buffer, unsigned size) {
+    return nb_host_read_guest(address, buffer, size) != 0;
+}
+bool write_guest(void*, std::uint64_t address, const void* buffer, unsigned size) {
+    return nb_host_write_guest(address, buffer, size) != 0;
+}
+
+int result_code(MsrResult r) { return r == MsrResult::Ok ? NB_OK : NB_GP_FAULT; }
+
+}  // namespace
+
+const char* ToolRuntime::init(const nb_rt_config& config) {
+    config_ = config;
+    if (!model_exists(config.model)) return "--model: not a NetBurst model (0, 1, 2, 3, 4 or 6)";
+    emu_ = make_object<Emulator>();
+    EmulatorConfig ec;
+    ec.model = config.model;
+    ec.hyper_threading = config.hyper_threading != 0;
+    ec.with_l3 = config.with_l3 != 0;
+    emu_->reset(ec);
+    GuestMemory memory;
+    memory.read = read_guest;
+    memory.write = write_guest;
+    emu_->pmu().set_guest_memory(memory);
+    fresh_pmu_ = make_object<Pmu>();
+    *fresh_pmu_ = emu_->pmu();
+
+    threads_ = static_cast<ThreadContext*>(nb_host_malloc(sizeof(ThreadContext) * config.max_threads));
+    if (!threads_) nb_host_panic("out of memory");
+    for (unsigned i = 0; i < config.max_threads; ++i) new (&threads_[i]) ThreadContext();
+
+    kernel_ = static_cast<KernelPath*>(nb_host_malloc(sizeof(KernelPath) * 2));
+    if (!kernel_) nb_host_panic("out of memory");
+    for (unsigned lp = 0; lp < 2; ++lp) {
+        new (&kernel_[lp]) KernelPath();
+        build_kernel_path(lp, &kernel_[lp]);
+    }
+    if (config.recording) {
+        record_ = static_cast<std::uint8_t*>(nb_host_malloc(kRecordBuffer));
+        if (!record_) nb_host_panic("out of memory");
+        for (unsigned i = 0; i < sizeof trace::kBinaryMagic; ++i) record_[record_used_++] = trace::kBinaryMagic[i];
+    }
+    return nullptr;
+}
+
+const char* ToolRuntime::load_program(const char* text, std::size_t length) {
+    program_ = make_object<EventProgram>();
+    unsigned line = 0;
+    if (const char* error = parse_event_program(text, length, program_, &line)) return error;
+    if (!config_.hyper_threading)
+        for (unsigned i = 0; i < program_->num_events; ++i)
+            if (program_->events[i].lp != 0) return "an event on logical processor 1 without --ht";
+    // The CPU-wide PMU is programmed once, for every logical processor.
+    if (config_.cpu_wide)
+        for (unsigned lp = 0; lp < 2; ++lp)
+            for (unsigned i = 0; i < program_->num_writes[lp]; ++i)
+                if (emu_->write_msr(lp, program_->writes[lp][i].msr, program_->writes[lp][i].value) != MsrResult::Ok)
+                    return "the emulator refused a wrmsr of the program (#GP)";
+    *fresh_pmu_ = emu_->pmu();
+    return nullptr;
+}
+
+ThreadContext& ToolRuntime::context(unsigned tid) {
+    if (tid >= config_.max_threads) nb_host_panic("thread id out of range");
+    ThreadContext& t = threads_[tid];
+    if (!t.live) {
+        t.live = true;
+        t.ran = false;
+        t.saved = false;
+        t.instructions = 0;
+        t.lp = config_.hyper_threading ? static_cast<std::uint8_t>((tid - 1) & 1) : 0;
+    }
+    return t;
+}
+
+// ---- The feed ------------------------------------------------------------------------------------------------
+
+void ToolRuntime::execute(const Instruction& insn) {
+    emu_->execute(insn);
+    if (record_) {
+        if (record_used_ + trace::kMaxRecordBytes > kRecordBuffer) flush_recording();
+        record_used_ += trace::encode_record(insn, &codec_, record_ + record_used_);
+    }
+}
+
+void ToolRuntime::flush_recording() {
+    if (record_ && record_used_) nb_host_write_record(record_, record_used_);
+    record_used_ = 0;
+}
+
+void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
+    while (p < end) {
+        const std::uint64_t word = *p++;
+        const auto* info = reinterpret_cast<const InsnInfo*>(word & ~std::uint64_t{7});
+        const unsigned bits = static_cast<unsigned>(word & NB_EXIT_BITS);
+        if (rep_info_ && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
+        if (info->simple) {
+            ++count_;
+            if (lp_ == 0) {
+                execute(info->tmpl);
+            } else {
+                Instruction insn = info->tmpl;
+                insn.thread = lp_;
+                execute(insn);
+            }
+            continue;
+        }
+        Instruction insn = info->tmpl;
+        insn.thread = lp_;
+        unsigned n = 0;
+        for (unsigned k = 0; k < info->mem_words; ++k) {
+            const std::uint64_t address = *p++;
+            if (address == NB_NO_ACCESS) continue;
+            insn.mem[n] = info->tmpl.mem[k];
+            insn.mem[n].address = address;
+            ++n;
+        }
+        insn.num_mem = static_cast<std::uint8_t>(n);
+        if (info->dynamic_target) insn.target = *p++;
+        if (info->branch_mode == NB_BR_EXIT_TAKEN) insn.taken = (bits & 1) != 0;
+        else if (info->branch_mode == NB_BR_EXIT_NOT_TAKEN) insn.taken = (bits & 1) == 0;
+        if (info->rep_mode != NB_REP_NONE) {
+            execute_rep(*info, bits, insn);  // counted once per instruction, not per iteration
+            continue;
+        }
+        ++count_;
+        execute(insn);
+        if (info->syscall) run_kernel_path(insn.pc + insn.length);
+    }
+}
+
+// VEX runs a rep-prefixed string instruction one iteration per block execution, and once more with rCX zero to
+// leave. The emulator wants one instruction with its iteration count and the first iteration's operands.
+void ToolRuntime::execute_rep(const InsnInfo& info, unsigned bits, const Instruction& insn) {
+    if (bits & 1) {  // rCX was zero on entry: no iteration; the instruction ends here
+        if (rep_info_) {
+            finish_rep();
+        } else {
+            Instruction empty = insn;
+            empty.num_mem = 0;
+            ++count_;
+            execute(empty);
+        }
+        return;
+    }
+    // VEX unrolls the self-looping block, so consecutive iterations may come from different copies (infos) of
+    // the same instruction: iterations are recognised by address.
+    if (!rep_info_) {
+        rep_info_ = &info;
+        rep_insn_ = insn;
+        rep_iterations_ = 0;
+    }
+    ++rep_iterations_;
+    if (info.rep_mode == NB_REP_COND && !(bits & 2)) finish_rep();  // the compare ended the repetition
+}
+
+void ToolRuntime::finish_rep() {
+    rep_insn_.rep_count_log2 = static_cast<std::uint8_t>(floor_log2(rep_iterations_));
+    rep_info_ = nullptr;
+    ++count_;
+    execute(rep_insn_);
+}
+
+void ToolRuntime::run_kernel_path(std::uint64_t return_address) {
+    ++syscalls_;
+    if (!config_.kernel_model) return;
+    KernelPath& path = kernel_[lp_];
+    set_kernel_return(&path, return_address);
+    for (unsigned i = 0; i < path.length; ++i) {
+        path.insns[i].thread = lp_;
+        execute(path.insns[i]);
+    }
+}
+
+std::uint64_t ToolRuntime::instructions() const {
+    std::uint64_t n = exited_instructions_ + count_;
+    for (unsigned i = 0; i < config_.max_threads; ++i)
+        if (threads_[i].live) n += threads_[i].instructions;
+    return n;
+}
+
+// ---- Threads -------------------------------------------------------------------------------------------------
+
+void ToolRuntime::thread_created(unsigned tid) { context(tid); }
+
+void ToolRuntime::save_current() {
+    if (rep_info_) finish_rep();
+    if (current_ == 0) return;
+    ThreadContext& t = threads_[current_];
+    t.instructions += count_;
+    count_ = 0;
+    if (config_.cpu_wide) return;
+    const Cycle now = emu_->now();
+    Pmu& pmu = emu_->pmu();
+    pmu.close_until(now);
+    pmu.set_thread_active(t.lp, false, now);
+    if (!t.pmu) t.pmu = make_object<Pmu>();
+    *t.pmu = pmu;
+    t.saved = true;
+    t.saved_at = now;
+}
+
+void ToolRuntime::install_fresh(ThreadContext& t) {
+    emu_->pmu() = *fresh_pmu_;
+    const Cycle now = emu_->now();
+    emu_->pmu().close_until(now);  // the cycles before this thread existed pass with every counter off
+    if (program_)
+        for (unsigned i = 0; i < program_->num_writes[t.lp]; ++i)
+            if (emu_->pmu().write_msr(t.lp, program_->writes[t.lp][i].msr, program_->writes[t.lp][i].value, now) !=
+                MsrResult::Ok)
+                nb_host_panic("the emulator refused a wrmsr of the event program (#GP)");
+    emu_->pmu().set_thread_active(t.lp, true, now);
+}
+
+void ToolRuntime::install(unsigned tid) {
+    ThreadContext& t = context(tid);
+    if (!t.ran) {
+        t.ran = true;
+        ++threads_ran_;
+    }
+    current_ = tid;
+    lp_ = t.lp;
+    count_ = 0;
+    if (config_.cpu_wide) return;
+    if (t.saved) {
+        emu_->pmu() = *t.pmu;
+        emu_->pmu().set_thread_active(t.lp, true, emu_->now());
+    } else {
+        install_fresh(t);
+    }
+}
+
+void ToolRuntime::switch_thread(unsigned tid) {
+    if (tid == current_) return;
+    save_current();
+    install(tid);
+}
+
+void ToolRuntime::thread_exited(unsigned tid) {
+    if (tid >= config_.max_threads || !threads_[tid].live) return;
+    switch_thread(tid);
+    if (rep_info_) finish_rep();
+    ThreadContext& t = threads_[tid];
+    exited_instructions_ += t.instructions + count_;
+    count_ = 0;
+    if (program_ && !config_.cpu_wide) read_events(emu_->pmu(), emu_->now(), t.lp, exited_values_, exited_unsupported_);
+    t.live = false;
+    current_ = 0;  // nothing to save: the PMU belonged to the thread that is gone
+}
+
+void ToolRuntime::fork_child(unsigned tid) {
+    // The child is a new process with one thread: it counts from zero on a fresh PMU, while the core model
+    // (caches, TLBs, predictors) carries on from the parent's state, as the machine's would.
+    rep_info_ = nullptr;
+    for (unsigned i = 0; i < config_.max_threads; ++i) threads_[i].live = false;
+    for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
+        exited_values_[i] = 0;
+        exited_unsupported_[i] = false;
+    }
+    exited_instructions_ = 0;
+    threads_ran_ = 0;
+    syscalls_ = 0;
+    count_ = 0;
+    current_ = 0;
+    if (config_.cpu_wide) {
+        emu_->pmu() = *fresh_pmu_;
+        const Cycle now = emu_->now();
+        emu_->pmu().set_thread_active(0, true, now);
+        if (config_.hyper_threading) emu_->pmu().set_thread_active(1, true, now);
+    }
+    install(tid);
+    record_used_ = 0;  // the parent writes what it recorded; the child's stream starts here
+    codec_ = trace::CodecState{};
+}
+
+// ---- The MSR channel -----------------------------------------------------------------------------------------
+
+int ToolRuntime::wrmsr(std::uint32_t msr, std::uint64_t value) { return result_code(emu_->write_msr(lp_, msr, value)); }
+int ToolRuntime::rdmsr(std::uint32_t msr, std::uint64_t* value) { return result_code(emu_->read_msr(lp_, msr, value)); }
+int ToolRuntime::rdpmc(std::uint32_t ecx, std::uint64_t* value) { return result_code(emu_->read_pmc(lp_, ecx, value)); }
+
+int ToolRuntime::counter_status(std::uint32_t counter) {
+    if (counter >= kNumCounters) return NB_GP_FAULT;
+    return unsupported(emu_->pmu(), emu_->now(), lp_, counter) ? NB_UNSUPPORTED : NB_OK;
+}
+
+void ToolRuntime::query(nb_emulator_info* info) {
+    *info = nb_emulator_info{};
+    info->protocol_version = NB_CLIENT_PROTOCOL_VERSION;
+    info->model = config_.model;
+    info->stepping = 0;
+    info->hyper_threading = config_.hyper_threading ? 1 : 0;
+    info->logical_processor = lp_;
+    info->has_l3 = config_.with_l3 ? 1 : 0;
+    info->per_thread = config_.cpu_wide ? 0 : 1;
+    info->kernel_model = config_.kernel_model ? 1 : 0;
+    std::uint64_t misc = 0;
+    emu_->read_msr(lp_, kMsrMiscEnable, &misc);
+    info->misc_enable = misc;
+}
+
+// A counter whose ESCR counts at CPL 0 sees only the synthetic kernel path; without it there is nothing to count
+// and the value would be a silent zero, so it is unsupported instead.
+bool ToolRuntime::counts_kernel(Pmu& pmu, Cycle now, unsigned lp, unsigned counter) {
+    std::uint64_t cccr = 0, escr = 0;
+    if (pmu.read_msr(lp, kCounters[counter].cccr_msr, &cccr, now) != MsrResult::Ok) return false;
+    const CccrFields c = decode_cccr(cccr);
+    if (!c.enable) return false;
+    const EscrId id = escr_for_cccr_select(counter, c.escr_select, config_.model);
+    if (id == EscrId::None) return false;
+    if (pmu.read_msr(lp, kEscrs[escr_index(id)].msr, &escr, now) != MsrResult::Ok) return false;
+    const EscrFields e = decode_escr(escr);
+    return e.t0_os || e.t1_os;
+}
+
+bool ToolRuntime::unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter) {
+    if (pmu.counter_unsupported(counter)) return true;
+    return !config_.kernel_model && counts_kernel(pmu, now, lp, counter);
+}
+
+// ---- Results -------------------------------------------------------------------------------------------------
+
+void ToolRuntime::read_events(Pmu& pmu, Cycle now, int lp, std::uint64_t* values, bool* unsupported_out) {
+    pmu.close_until(now);
+    for (unsigned i = 0; i < program_->num_events; ++i) {
+        const ProgramEvent& e = program_->events[i];
+        if (lp >= 0 && e.lp != lp) continue;
+        std::uint64_t v = 0;
+        pmu.read_pmc(e.lp, e.counter, &v, now);
+        values[i] += v;
+        bool bad = unsupported(pmu, now, e.lp, e.counter);
+        for (unsigned c = 0; c < kNumCounters; ++c)
+            if ((e.check_mask & counter_bit(c)) && unsupported(pmu, now, e.lp, c)) bad = true;
+        if (bad) unsupported_out[i] = true;
+    }
+}
+
+void ToolRuntime::finish() {
+    if (rep_info_) finish_rep();
+    if (finished_) return;
+    finished_ = true;
+    emu_->finish();
+    flush_recording();
+}
+
+std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_run, std::uint64_t pid) {
+    if (rep_info_) finish_rep();
+    flush_recording();
+    ProcessResults r;
+    r.pid = pid;
+    r.final_run = final_run;
+    r.threads = threads_ran_;
+    r.instructions = instructions();
+    r.syscalls = syscalls_;
+    if (program_) {
+        std::uint64_t values[EventProgram::kMaxEvents];
+        bool bad[EventProgram::kMaxEvents];
+        for (unsigned i = 0; i < program_->num_events; ++i) {
+            values[i] = exited_values_[i];
+            bad[i] = exited_unsupported_[i];
+        }
+        if (config_.cpu_wide) {
+            read_events(emu_->pmu(), emu_->now(), -1, values, bad);
+        } else {
+            for (unsigned tid = 0; tid < config_.max_threads; ++tid) {
+                ThreadContext& t = threads_[tid];
+                if (!t.live || !t.ran) continue;
+                if (tid == current_) read_events(emu_->pmu(), emu_->now(), t.lp, values, bad);
+                else if (t.saved) read_events(*t.pmu, t.saved_at, t.lp, values, bad);
+            }
+        }
+        r.num_events = program_->num_events;
+        for (unsigned i = 0; i < r.num_events; ++i)
+            r.events[i] = EventResult{program_->events[i].index, values[i], bad[i]};
+    }
+    return format_results(r, buffer, capacity);
+}
+
+}  // namespace netburst::emu::vg

@@ -1,0 +1,108 @@
+// The tool's C++ side: it owns the one Emulator, turns the instrumented code's records into Instruction records,
+// keeps a virtual PMU per guest thread, answers the MSR channel and sums the launcher's events.
+//
+// Freestanding: it runs inside the Valgrind tool (no C library, no C++ runtime); memory comes from
+// nb_host_malloc and objects are built with placement new.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "emulator/emulator.h"
+#include "emulator/trace/binary_codec.h"
+#include "emulator/valgrind/kernel_model.h"
+#include "emulator/valgrind/nb_runtime.h"
+#include "emulator/valgrind/program_file.h"
+
+namespace netburst::emu::vg {
+
+// The static part of one guest instruction, made once per translation. Record word 0 points at it.
+struct alignas(8) InsnInfo {
+    Instruction tmpl;             // logical processor 0, CPL 3, memory operands without addresses
+    std::uint8_t mem_words = 0;   // address words after word 0
+    std::uint8_t branch_mode = NB_BR_NONE;
+    std::uint8_t rep_mode = NB_REP_NONE;
+    bool dynamic_target = false;
+    bool syscall = false;
+    bool simple = false;          // no words, no exit bits, not a rep or a syscall: tmpl runs as it is
+};
+
+struct ThreadContext {
+    bool live = false;
+    bool ran = false;
+    std::uint8_t lp = 0;
+    bool saved = false;          // *pmu holds the thread's PMU (else it starts fresh when installed)
+    Pmu* pmu = nullptr;
+    Cycle saved_at = 0;          // when it was switched out
+    std::uint64_t instructions = 0;
+};
+
+class ToolRuntime {
+public:
+    const char* init(const nb_rt_config& config);
+    const char* load_program(const char* text, std::size_t length);
+
+    void consume(const std::uint64_t* p, const std::uint64_t* end);
+
+    void thread_created(unsigned tid);
+    void switch_thread(unsigned tid);
+    void thread_exited(unsigned tid);
+    void fork_child(unsigned tid);
+
+    int wrmsr(std::uint32_t msr, std::uint64_t value);
+    int rdmsr(std::uint32_t msr, std::uint64_t* value);
+    int rdpmc(std::uint32_t ecx, std::uint64_t* value);
+    int counter_status(std::uint32_t counter);
+    void query(nb_emulator_info* info);
+
+    void finish();
+    std::size_t results(char* buffer, std::size_t capacity, bool final_run, std::uint64_t pid);
+    std::uint64_t instructions() const;
+
+private:
+    ThreadContext& context(unsigned tid);
+    void execute(const Instruction& insn);
+    void execute_rep(const InsnInfo& info, unsigned bits, const Instruction& insn);
+    void finish_rep();
+    void run_kernel_path(std::uint64_t return_address);
+    void install(unsigned tid);
+    void install_fresh(ThreadContext& t);
+    void save_current();
+    // Adds the values of the program's events on logical processor `lp` (both, for the CPU-wide PMU) to sums.
+    void read_events(Pmu& pmu, Cycle now, int lp, std::uint64_t* values, bool* unsupported);
+    bool counts_kernel(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
+    bool unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
+    void flush_recording();
+
+    nb_rt_config config_{};
+    Emulator* emu_ = nullptr;
+    Pmu* fresh_pmu_ = nullptr;   // the PMU as reset() leaves it: what a new thread gets
+    EventProgram* program_ = nullptr;
+    ThreadContext* threads_ = nullptr;
+    unsigned current_ = 0;       // the thread whose PMU is installed (0: none)
+    std::uint8_t lp_ = 0;        // its logical processor
+    std::uint64_t count_ = 0;    // instructions of the current thread since it was installed
+
+    // A rep-prefixed string instruction whose iterations are still arriving (one record per iteration).
+    const InsnInfo* rep_info_ = nullptr;
+    Instruction rep_insn_{};
+    std::uint64_t rep_iterations_ = 0;
+
+    KernelPath* kernel_ = nullptr;  // [2], one per logical processor
+
+    // Sums over threads that have exited (per-thread PMUs).
+    std::uint64_t exited_values_[EventProgram::kMaxEvents] = {};
+    bool exited_unsupported_[EventProgram::kMaxEvents] = {};
+    std::uint64_t exited_instructions_ = 0;
+    std::uint64_t threads_ran_ = 0;
+    std::uint64_t syscalls_ = 0;
+    bool finished_ = false;
+
+    // --record: the instruction stream in the binary trace encoding.
+    static constexpr std::size_t kRecordBuffer = 1 << 16;
+    std::uint8_t* record_ = nullptr;
+    std::size_t record_used_ = 0;
+    trace::CodecState codec_{};
+};
+
+}  // namespace netburst::emu::vg

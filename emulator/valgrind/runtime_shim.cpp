@@ -1,0 +1,131 @@
+// The extern "C" entry points of nb_runtime.h, forwarding to the one ToolRuntime and building static infos.
+#include <new>
+
+#include "emulator/valgrind/nb_runtime.h"
+#include "emulator/valgrind/runtime.h"
+#include "emulator/valgrind/x86_classify.h"
+
+using netburst::emu::Instruction;
+using netburst::emu::InsnClass;
+using netburst::emu::vg::InsnInfo;
+using netburst::emu::vg::ToolRuntime;
+
+namespace {
+
+// Zero-initialised, so it needs no constructor (a tool runs none).
+ToolRuntime* g_runtime = nullptr;
+
+// A translation's static infos: this header, then `count` InsnInfos.
+struct alignas(8) Block {
+    unsigned count;
+    InsnInfo* infos() { return reinterpret_cast<InsnInfo*>(this + 1); }
+};
+
+}  // namespace
+
+extern "C" {
+
+const char* nb_rt_init(const struct nb_rt_config* config) {
+    void* raw = nb_host_malloc(sizeof(ToolRuntime));
+    if (!raw) return "out of memory";
+    g_runtime = new (raw) ToolRuntime();
+    return g_runtime->init(*config);
+}
+
+const char* nb_rt_load_program(const char* text, size_t length) { return g_runtime->load_program(text, length); }
+
+void* nb_rt_block_new(unsigned count) {
+    const size_t size = sizeof(Block) + sizeof(InsnInfo) * count;
+    auto* block = static_cast<Block*>(nb_host_malloc(size));
+    if (!block) nb_host_panic("out of memory");
+    block->count = count;
+    for (unsigned i = 0; i < count; ++i) new (&block->infos()[i]) InsnInfo();
+    return block;
+}
+
+uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_desc* d) {
+    auto* block = static_cast<Block*>(block_ptr);
+    if (index >= block->count) nb_host_panic("static info index out of range");
+    InsnInfo& info = block->infos()[index];
+    Instruction& t = info.tmpl;
+    t.pc = d->pc;
+    t.length = d->length;
+    t.cls = static_cast<InsnClass>(d->cls);
+    t.reads = d->reads;
+    t.writes = d->writes;
+    t.num_mem = d->num_mem;
+    for (unsigned k = 0; k < d->num_mem && k < netburst::emu::kMaxMemOperands; ++k) {
+        t.mem[k].size = d->mem_size[k];
+        t.mem[k].is_store = d->mem_store[k] != 0;
+    }
+    t.target = d->target;
+    // Unconditional transfers are always taken; conditional ones are decided per execution or statically.
+    t.taken = netburst::emu::is_branch(t.cls) && t.cls != InsnClass::CondBranch;
+    if (d->branch_mode == NB_BR_STATIC_TAKEN) t.taken = true;
+    info.mem_words = d->num_mem;
+    info.branch_mode = d->branch_mode;
+    info.rep_mode = d->rep_mode;
+    info.dynamic_target = d->dynamic_target != 0;
+    info.syscall = t.cls == InsnClass::Syscall;
+    info.simple = info.mem_words == 0 && !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall &&
+                  (info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
+                   info.branch_mode == NB_BR_STATIC_NOT_TAKEN);
+    return reinterpret_cast<uint64_t>(&info);
+}
+
+void nb_rt_block_free(void* block) { nb_host_free(block); }
+
+void nb_rt_consume(const uint64_t* begin, const uint64_t* end) { g_runtime->consume(begin, end); }
+void nb_rt_thread_created(unsigned tid) { g_runtime->thread_created(tid); }
+void nb_rt_switch_thread(unsigned tid) { g_runtime->switch_thread(tid); }
+void nb_rt_thread_exited(unsigned tid) { g_runtime->thread_exited(tid); }
+void nb_rt_fork_child(unsigned tid) { g_runtime->fork_child(tid); }
+
+int nb_rt_wrmsr(uint32_t msr, uint64_t value) { return g_runtime->wrmsr(msr, value); }
+int nb_rt_rdmsr(uint32_t msr, uint64_t* value) { return g_runtime->rdmsr(msr, value); }
+int nb_rt_rdpmc(uint32_t ecx, uint64_t* value) { return g_runtime->rdpmc(ecx, value); }
+int nb_rt_counter_status(uint32_t counter) { return g_runtime->counter_status(counter); }
+void nb_rt_query(struct nb_emulator_info* info) { g_runtime->query(info); }
+
+void nb_rt_finish(void) { g_runtime->finish(); }
+
+size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid) {
+    return g_runtime->results(buffer, capacity, final_run != 0, pid);
+}
+
+uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
+
+}  // extern "C"
+
+extern "C" {
+
+void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out) {
+    *out = nb_x86_class{};
+    if (netburst::emu::is_valgrind_special_sequence(bytes, length)) {
+        out->special = 1;
+        out->known = 1;
+        return;
+    }
+    const netburst::emu::X86Class c = netburst::emu::classify_x86(bytes, length);
+    out->cls = static_cast<uint8_t>(c.cls);
+    out->known = c.known ? 1 : 0;
+    out->rep_mode = !c.rep ? NB_REP_NONE : (c.compares ? NB_REP_COND : NB_REP_PLAIN);
+    out->has_rel = c.has_rel ? 1 : 0;
+    out->rel = c.rel;
+}
+
+uint64_t nb_reg_flags(void) { return netburst::emu::kRegFlags; }
+uint64_t nb_reg_x87(void) { return netburst::emu::kRegX87; }
+uint64_t nb_reg_gpr(unsigned n) { return netburst::emu::reg_gpr(n); }
+uint64_t nb_reg_xmm(unsigned n) { return netburst::emu::reg_xmm(n); }
+
+int nb_class_kind(uint8_t cls) {
+    switch (static_cast<InsnClass>(cls)) {
+    case InsnClass::CondBranch: return NB_CLASS_COND_BRANCH;
+    case InsnClass::IndirectJump: case InsnClass::IndirectCall: case InsnClass::Return: return NB_CLASS_INDIRECT;
+    case InsnClass::IntDiv: return NB_CLASS_INT_DIV;
+    default: return NB_CLASS_OTHER;
+    }
+}
+
+}  // extern "C"

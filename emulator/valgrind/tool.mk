@@ -1,0 +1,55 @@
+# Builds the netburst Valgrind tool (a GNU make file, run by emulator/valgrind/local.mk). A Valgrind tool is a
+# static executable with no C library and no C++ runtime, linked at Valgrind's load address against Debian's
+# tool SDK, so it gets its own compile flags (no PIE, no stack protector, no exceptions, RTTI or thread-safe
+# statics, and none of the user's CFLAGS/CXXFLAGS, which may carry sanitizers) and its own objects of the
+# emulator and table sources. See doc/emulator-valgrind.md.
+#
+# Variables from the caller: top_srcdir, CC, CXX, VALGRIND_CFLAGS, VALGRIND_LIBDIR, VALT_LOAD_ADDRESS,
+# VALGRIND_PLATFORM, WARN_CFLAGS, WARN_CXXFLAGS, C_SOURCES, CXX_OWN (the tool's C++), SHARED_SOURCES (the emulator
+# and table libraries' sources), OBJDIR, TOOL.
+
+V ?= 0
+quiet = $(if $(filter 1,$(V)),,@echo "  $(1)     " $@;)
+
+TOOL_DEFS = -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
+# Valgrind's headers are system headers here: their warnings are not ours.
+TOOL_CPPFLAGS = -I$(top_srcdir) -I$(top_srcdir)/src/components/netburst $(patsubst -I%,-isystem %,$(VALGRIND_CFLAGS)) \
+	$(TOOL_DEFS)
+TOOL_COMMON = -O2 -g -fno-strict-aliasing -fno-stack-protector -fno-pie -fno-plt -MMD -MP
+TOOL_CFLAGS = $(TOOL_COMMON) -std=gnu11 -fno-builtin $(WARN_CFLAGS)
+TOOL_CXXFLAGS = $(TOOL_COMMON) -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit \
+	$(WARN_CXXFLAGS)
+TOOL_LDFLAGS = -static -nodefaultlibs -nostartfiles -no-pie -u _start -Wl,--build-id=none \
+	-Wl,-Ttext-segment=$(VALT_LOAD_ADDRESS)
+TOOL_LIBS = -L$(VALGRIND_LIBDIR) -lcoregrind-$(VALGRIND_PLATFORM) -lvex-$(VALGRIND_PLATFORM) -lgcc
+
+# Until the core model has sources, a clearly marked stand-in takes the model's place (model_standin.cpp).
+SHARED_CXX = $(filter %.cpp,$(SHARED_SOURCES))
+STANDIN = $(if $(filter emulator/core/%.cpp,$(SHARED_CXX)),,emulator/valgrind/model_standin.cpp)
+CXX_SOURCES = $(sort $(CXX_OWN) $(SHARED_CXX) $(STANDIN))
+
+
+C_OBJS = $(patsubst %.c,$(OBJDIR)/%.o,$(C_SOURCES))
+CXX_OBJS = $(patsubst %.cpp,$(OBJDIR)/%.o,$(CXX_SOURCES))
+
+all: $(TOOL)
+	@:
+.PHONY: all
+
+$(TOOL): $(C_OBJS) $(CXX_OBJS)
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD)$(CC) -o $@.tmp $^ $(TOOL_LDFLAGS) $(TOOL_LIBS)
+	@# Nothing of a C++ runtime may be left unresolved (weak references link silently as null).
+	@if nm -u $@.tmp | grep -E '__cxa_|__gxx_|_Unwind_|_Zn[wa]|_Zd[la]|_ZTV|_ZTI|__dso_handle'; then \
+	  echo "$@: C++ runtime symbols are unresolved (above)" >&2; rm -f $@.tmp; exit 1; fi
+	@mv $@.tmp $@
+
+$(OBJDIR)/%.o: $(top_srcdir)/%.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC)$(CC) $(TOOL_CPPFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(OBJDIR)/%.o: $(top_srcdir)/%.cpp
+	@mkdir -p $(dir $@)
+	$(call quiet,CXX)$(CXX) $(TOOL_CPPFLAGS) $(TOOL_CXXFLAGS) -c -o $@ $<
+
+-include $(C_OBJS:.o=.d) $(CXX_OBJS:.o=.d)
