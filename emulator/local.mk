@@ -21,3 +21,4 @@ netburst_emu_SOURCES = \
 	emulator/tools/msr_script.h emulator/tools/msr_script.cpp \
 	emulator/tools/sparse_memory.h emulator/tools/sparse_memory.cpp
 include $(srcdir)/emulator/valgrind/local.mk
+include $(srcdir)/emulator/run/local.mk

@@ -1,0 +1,153 @@
+#include "emulator/run/launch.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+
+#ifndef NB_VALGRIND_TOOLDIR
+#error "NB_VALGRIND_TOOLDIR (the installed tool directory) must be defined"
+#endif
+
+namespace netburst::emu::run {
+
+namespace {
+
+Error system_error(std::string m) { return make_error(ErrorCode::System, std::move(m)); }
+
+bool is_executable_file(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// Searches $PATH for name; returns "" when absent.
+std::string search_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= dirs.size()) {
+        std::size_t end = dirs.find(':', start);
+        if (end == std::string::npos) end = dirs.size();
+        std::string dir = dirs.substr(start, end - start);
+        if (dir.empty()) dir = ".";
+        const std::string candidate = dir + "/" + name;
+        if (is_executable_file(candidate)) return candidate;
+        start = end + 1;
+    }
+    return "";
+}
+
+std::string self_dir() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return "";
+    std::string p(buf, static_cast<std::size_t>(n));
+    const std::size_t slash = p.rfind('/');
+    return slash == std::string::npos ? "" : p.substr(0, slash);
+}
+
+bool has_tool(const std::string& dir) { return is_executable_file(dir + "/netburst-amd64-linux"); }
+
+void remove_tree(const std::string& path) {
+    if (DIR* d = opendir(path.c_str())) {
+        while (dirent* e = readdir(d)) {
+            if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, "..")) continue;
+            unlink((path + "/" + e->d_name).c_str());
+        }
+        closedir(d);
+    }
+    rmdir(path.c_str());
+}
+
+}  // namespace
+
+Result<std::string> find_valgrind() {
+    if (const char* v = std::getenv("NETBURST_VALGRIND")) {
+        if (is_executable_file(v)) return std::string(v);
+        return system_error(std::string("$NETBURST_VALGRIND (") + v + ") is not an executable file");
+    }
+    const std::string v = search_path("valgrind");
+    if (v.empty())
+        return system_error("valgrind is not installed: install the Debian package 'valgrind' "
+                            "(apt-get install valgrind), which netburst-run needs to run programs on the emulator");
+    return v;
+}
+
+Result<std::string> find_tool_dir() {
+    if (const char* d = std::getenv("NETBURST_VALGRIND_LIB")) {
+        if (has_tool(d)) return std::string(d);
+        return system_error(std::string("$NETBURST_VALGRIND_LIB (") + d + ") has no netburst-amd64-linux");
+    }
+    const std::string build_tree = self_dir() + "/emulator/valgrind/lib";
+    if (has_tool(build_tree)) return build_tree;
+    if (has_tool(NB_VALGRIND_TOOLDIR)) return std::string(NB_VALGRIND_TOOLDIR);
+    return system_error("the netburst Valgrind tool is not installed in " NB_VALGRIND_TOOLDIR
+                        " (run 'make install', or set NETBURST_VALGRIND_LIB to a directory holding "
+                        "netburst-amd64-linux)");
+}
+
+Result<std::string> find_program(const std::string& name) {
+    if (name.find('/') != std::string::npos) {
+        struct stat st;
+        if (stat(name.c_str(), &st) != 0) return make_error(ErrorCode::BadInput, name + ": " + std::strerror(errno));
+        if (!is_executable_file(name)) return make_error(ErrorCode::BadInput, name + ": not an executable file");
+        return name;
+    }
+    const std::string found = search_path(name);
+    if (found.empty()) return make_error(ErrorCode::BadInput, name + ": command not found");
+    return found;
+}
+
+TempDir::~TempDir() {
+    if (!path_.empty()) remove_tree(path_);
+}
+
+Result<bool> TempDir::create() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/netburst-run.XXXXXX";
+    if (!mkdtemp(pattern.data())) return system_error(pattern + ": " + std::strerror(errno));
+    path_ = pattern;
+    return true;
+}
+
+Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    struct sigaction ignore {}, old_int {}, old_quit {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    const pid_t pid = fork();
+    if (pid < 0) return system_error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGQUIT, &old_quit, nullptr);
+        setenv("VALGRIND_LIB", valgrind_lib.c_str(), 1);
+        execv(args[0], args.data());
+        std::fprintf(stderr, "netburst-run: %s: %s\n", args[0], std::strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    pid_t r;
+    while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+    }
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    if (r < 0) return system_error(std::string("waitpid: ") + std::strerror(errno));
+    ChildStatus c;
+    if (WIFSIGNALED(status)) {
+        c.signaled = true;
+        c.status = WTERMSIG(status);
+    } else {
+        c.status = WEXITSTATUS(status);
+    }
+    return c;
+}
+
+}  // namespace netburst::emu::run

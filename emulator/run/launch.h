@@ -1,0 +1,45 @@
+// Starting Valgrind with the netburst tool, and waiting for it like a shell would.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "events/status.h"
+
+namespace netburst::emu::run {
+
+// The valgrind launcher: $NETBURST_VALGRIND, else `valgrind` on the PATH. The error says which package to install.
+Result<std::string> find_valgrind();
+
+// The tool's VALGRIND_LIB directory: $NETBURST_VALGRIND_LIB; else, next to a netburst-run in the build tree,
+// emulator/valgrind/lib; else the installed one (pkglibdir/valgrind).
+Result<std::string> find_tool_dir();
+
+// Resolves the program as execvp would, so that a missing or non-executable program gets netburst-run's own
+// message rather than Valgrind's.
+Result<std::string> find_program(const std::string& name);
+
+// A private directory under $TMPDIR (or /tmp) for the event program and the results; removed by the destructor.
+class TempDir {
+public:
+    TempDir() = default;
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir();
+    Result<bool> create();
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+struct ChildStatus {
+    bool signaled = false;
+    int status = 0;  // exit status, or the signal number
+};
+
+// Runs argv with VALGRIND_LIB set and waits. While it runs, netburst-run ignores SIGINT and SIGQUIT (the program
+// gets them from the terminal, as under `time` or `perf stat`).
+Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib);
+
+}  // namespace netburst::emu::run

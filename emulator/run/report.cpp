@@ -1,0 +1,159 @@
+#include "emulator/run/report.h"
+
+#include <dirent.h>
+
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "emulator/valgrind/results_file.h"
+#include "table/cpu_model.h"
+
+namespace netburst::emu::run {
+
+namespace {
+
+std::string with_commas(std::int64_t v) {
+    std::string digits = std::to_string(v < 0 ? -v : v);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return v < 0 ? "-" + out : out;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+    return out;
+}
+
+std::string signal_name(int sig) {
+    const char* abbrev = sigabbrev_np(sig);
+    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+}  // namespace
+
+Result<RunTotals> read_results(const std::string& dir, std::size_t program_events) {
+    RunTotals t;
+    t.values.assign(program_events, 0);
+    t.unsupported.assign(program_events, false);
+    DIR* d = opendir(dir.c_str());
+    if (!d) return make_error(ErrorCode::System, dir + ": cannot be read");
+    std::set<std::uint64_t> pids;
+    std::vector<std::string> files;
+    while (dirent* e = readdir(d))
+        if (std::strncmp(e->d_name, "nb-", 3) == 0) files.push_back(dir + "/" + e->d_name);
+    closedir(d);
+    for (const std::string& path : files) {
+        std::ifstream in(path);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string text = ss.str();
+        if (text.empty()) continue;  // created, but the image ended before writing (killed)
+        vg::ProcessResults r;
+        unsigned line = 0;
+        if (const char* error = vg::parse_results(text.data(), text.size(), &r, &line))
+            return make_error(ErrorCode::System, path + ":" + std::to_string(line) + ": " + error);
+        ++t.images;
+        pids.insert(r.pid);
+        t.threads += r.threads;
+        t.instructions += r.instructions;
+        t.syscalls += r.syscalls;
+        for (unsigned i = 0; i < r.num_events; ++i) {
+            const vg::EventResult& e = r.events[i];
+            if (e.index >= program_events) return make_error(ErrorCode::System, path + ": unknown event index");
+            t.values[e.index] += e.value;
+            if (e.unsupported) t.unsupported[e.index] = true;
+        }
+    }
+    t.processes = static_cast<unsigned>(pids.size());
+    return t;
+}
+
+std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& totals, unsigned lps) {
+    std::vector<EventValue> out;
+    for (const UserEvent& u : plan.events) {
+        EventValue v;
+        v.name = u.name;
+        v.natives = u.natives;
+        for (unsigned lp = 0; lp < lps; ++lp) {
+            std::vector<std::uint64_t> terms;
+            for (std::size_t request : u.terms) {
+                for (std::size_t k = 0; k < plan.program_request.size(); ++k) {
+                    if (plan.program_request[k] != request || plan.program.events[k].lp != lp) continue;
+                    terms.push_back(totals.values[k]);
+                    if (totals.unsupported[k]) v.unsupported = true;
+                }
+            }
+            v.per_processor.push_back(combine_terms(u, terms));
+            v.value += v.per_processor.back();
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+std::string format_text(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& t) {
+    std::ostringstream o;
+    o << "\n netburst-run: " << join(run.command, " ") << "\n";
+    o << " (emulated Pentium 4 model " << run.model << ", " << model_codename(run.model)
+      << (run.with_l3 ? ", with L3" : "") << (run.hyper_threading ? ", two logical processors" : "")
+      << (run.cpu_wide ? ", CPU-wide counts" : "") << "; " << t.processes << (t.processes == 1 ? " process, " : " processes, ")
+      << t.threads << (t.threads == 1 ? " thread)\n\n" : " threads)\n\n");
+    for (const EventValue& e : events) {
+        char line[512];
+        const std::string value = e.unsupported ? "unsupported" : with_commas(e.value);
+        std::string what = join(e.natives, " + ");
+        if (e.natives.size() == 1 && e.natives[0] == e.name) what.clear();
+        std::snprintf(line, sizeof line, "  %20s   %-22s %s\n", value.c_str(), e.name.c_str(), what.c_str());
+        o << line;
+        if (run.hyper_threading && !e.unsupported)
+            for (std::size_t lp = 0; lp < e.per_processor.size(); ++lp)
+                o << "  " << std::string(20 - std::min<std::size_t>(20, with_commas(e.per_processor[lp]).size()), ' ')
+                  << with_commas(e.per_processor[lp]) << "     on logical processor " << lp << "\n";
+    }
+    if (!events.empty()) o << "\n";
+    o << "  " << with_commas(static_cast<std::int64_t>(t.instructions)) << " guest instructions emulated, "
+      << with_commas(static_cast<std::int64_t>(t.syscalls)) << " system calls"
+      << (run.kernel_model ? " (each ran the synthetic kernel path)" : " (kernel model off)") << "\n";
+    if (run.signaled)
+        o << "  the program was killed by " << signal_name(run.status) << "; the counts are up to that point\n";
+    o << "\n";
+    return o.str();
+}
+
+std::string format_json(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& t) {
+    using json = nlohmann::ordered_json;
+    json j;
+    j["command"] = run.command;
+    j["emulator"] = {{"model", run.model},
+                     {"codename", model_codename(run.model)},
+                     {"l3", run.with_l3},
+                     {"hyper_threading", run.hyper_threading},
+                     {"per_thread", !run.cpu_wide},
+                     {"kernel_model", run.kernel_model}};
+    if (run.signaled) j["exit"] = {{"signal", run.status}, {"name", signal_name(run.status)}};
+    else j["exit"] = {{"status", run.status}};
+    j["processes"] = t.processes;
+    j["threads"] = t.threads;
+    j["instructions"] = t.instructions;
+    j["syscalls"] = t.syscalls;
+    json list = json::array();
+    for (const EventValue& e : events) {
+        json v = {{"event", e.name}, {"native", e.natives}};
+        if (e.unsupported) v["value"] = "unsupported";
+        else v["value"] = e.value;
+        if (run.hyper_threading && !e.unsupported) v["logical_processors"] = e.per_processor;
+        list.push_back(v);
+    }
+    j["events"] = list;
+    return j.dump(2) + "\n";
+}
+
+}  // namespace netburst::emu::run

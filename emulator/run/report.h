@@ -1,0 +1,51 @@
+// netburst-run's report: the tool's per-process results summed, turned back into the user's events, and printed
+// like `perf stat` (text) or as JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emulator/run/event_plan.h"
+
+namespace netburst::emu::run {
+
+// What every process image of the run reported, summed.
+struct RunTotals {
+    unsigned processes = 0;   // distinct pids
+    unsigned images = 0;      // results files (an exec'd program writes a second one under the same pid)
+    std::uint64_t threads = 0;
+    std::uint64_t instructions = 0;
+    std::uint64_t syscalls = 0;
+    std::vector<std::uint64_t> values;  // per program event (EventPlan::program.events)
+    std::vector<bool> unsupported;
+};
+
+// Reads every results file in `dir`. Errors name the file.
+Result<RunTotals> read_results(const std::string& dir, std::size_t program_events);
+
+struct EventValue {
+    std::string name;
+    std::vector<std::string> natives;
+    bool unsupported = false;
+    std::int64_t value = 0;                    // over all logical processors
+    std::vector<std::int64_t> per_processor;   // with --ht: logical processor 0 and 1
+};
+std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& totals, unsigned logical_processors);
+
+struct RunDescription {
+    std::vector<std::string> command;
+    unsigned model = 2;
+    bool hyper_threading = false;
+    bool with_l3 = false;
+    bool cpu_wide = false;
+    bool kernel_model = true;
+    // How the program ended: exit status, or the signal that killed it.
+    bool signaled = false;
+    int status = 0;
+};
+
+std::string format_text(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& totals);
+std::string format_json(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& totals);
+
+}  // namespace netburst::emu::run
