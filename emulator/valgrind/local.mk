@@ -62,3 +62,4 @@ tests_emulator_vgtool_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CF
 tests_emulator_vgtool_tests_LDADD = libnetburst_vghost.a $(CORE_LIBS) $(GTEST_LIBS)
 tests_emulator_vgtool_tests_SOURCES = tests/emulator/x86_classify_test.cpp tests/emulator/vgtool_files_test.cpp
 TESTS += tests/emulator/vgtool_tests
+include $(srcdir)/tests/integration/local.mk

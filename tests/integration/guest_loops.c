@@ -1,0 +1,56 @@
+/* Runs under netburst-run for the tests in netburst_run_test.cpp:
+ *   guest_loops KIND N     runs one loop of asm/loops.S N times (int, branches, loads, stores, x87, sse_sd,
+ *                          sse_ss, sse_pd, sse_ps, mmx, simd_int) and exits 0
+ *   guest_loops syscalls N makes N getppid() system calls
+ *   guest_loops query      prints what each MSR-channel call returns (natively: NB_NOT_EMULATED, 3)
+ *   guest_loops exit N     exits with status N */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "emulator/valgrind/netburst_client.h"
+
+typedef uint64_t (*loop_fn)(uint64_t, void*, const uint64_t*);
+#define LOOP(name) uint64_t nb_loop_##name(uint64_t, void*, const uint64_t*);
+LOOP(int) LOOP(branches) LOOP(loads) LOOP(stores) LOOP(x87) LOOP(sse_sd) LOOP(sse_ss) LOOP(sse_pd) LOOP(sse_ps)
+LOOP(mmx) LOOP(simd_int)
+
+static const struct {
+    const char* name;
+    loop_fn fn;
+} loops[] = {
+    {"int", nb_loop_int},       {"branches", nb_loop_branches}, {"loads", nb_loop_loads}, {"stores", nb_loop_stores},
+    {"x87", nb_loop_x87},       {"sse_sd", nb_loop_sse_sd},     {"sse_ss", nb_loop_sse_ss}, {"sse_pd", nb_loop_sse_pd},
+    {"sse_ps", nb_loop_sse_ps}, {"mmx", nb_loop_mmx},           {"simd_int", nb_loop_simd_int},
+};
+
+static uint64_t buffer[16] __attribute__((aligned(64)));
+
+int main(int argc, char** argv) {
+    if (argc == 2 && !strcmp(argv[1], "query")) {
+        struct nb_emulator_info info;
+        uint64_t v = 0;
+        printf("query %d wrmsr %d rdmsr %d rdpmc %d status %d\n", nb_query(&info), nb_wrmsr(0x3b8, 0),
+               nb_rdmsr(0x3b8, &v), nb_rdpmc(12, &v), nb_counter_status(12));
+        return 0;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "usage: guest_loops KIND N | syscalls N | query | exit N\n");
+        return 2;
+    }
+    const uint64_t n = strtoull(argv[2], NULL, 10);
+    if (!strcmp(argv[1], "exit")) return (int)n;
+    if (!strcmp(argv[1], "syscalls")) {
+        for (uint64_t i = 0; i < n; i++) syscall(SYS_getppid);
+        return 0;
+    }
+    /* Two harmless requests around the loop keep the instruction stream the same as when it is measured. */
+    const uint64_t requests[12] = {NB_REQ_COUNTER_STATUS, 0, 0, 0, 0, 0, NB_REQ_COUNTER_STATUS, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++)
+        if (!strcmp(argv[1], loops[i].name)) return loops[i].fn(n, buffer, requests) == n ? 0 : 1;
+    fprintf(stderr, "guest_loops: unknown loop %s\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,43 @@
+# Integration tests: real programs on the emulator through netburst-run (included from
+# emulator/valgrind/local.mk). The guest programs are plain C and assembly, built by explicit rules with fixed
+# flags, because Valgrind cannot run programs built with the sanitizers a build may configure (CFLAGS, LDFLAGS).
+NB_GUEST_DIR = tests/integration/guests
+NB_GUEST_CFLAGS = -O2 -g -pthread -I$(top_srcdir) $(WARN_CFLAGS)
+NB_GUEST_SRC = $(srcdir)/tests/integration
+NB_GUEST_COMMON = $(NB_GUEST_SRC)/guest_program.c $(NB_GUEST_SRC)/asm/loops.S
+NB_GUESTS = $(NB_GUEST_DIR)/guest_measure $(NB_GUEST_DIR)/guest_threads $(NB_GUEST_DIR)/guest_loops \
+	$(NB_GUEST_DIR)/guest_crash $(NB_GUEST_DIR)/guest_signals $(NB_GUEST_DIR)/guest_sweep
+check_SCRIPTS = $(NB_GUESTS)
+CLEANFILES += $(NB_GUESTS)
+EXTRA_DIST += tests/integration/asm/loops.S tests/integration/guest_program.h tests/integration/guest_program.c \
+	tests/integration/guest_measure.c tests/integration/guest_threads.c tests/integration/guest_loops.c \
+	tests/integration/guest_crash.c tests/integration/guest_signals.c tests/integration/guest_sweep.c
+
+$(NB_GUEST_DIR)/guest_measure: $(NB_GUEST_SRC)/guest_measure.c $(NB_GUEST_COMMON) $(NB_GUEST_SRC)/guest_program.h
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_measure.c $(NB_GUEST_COMMON)
+$(NB_GUEST_DIR)/guest_threads: $(NB_GUEST_SRC)/guest_threads.c $(NB_GUEST_COMMON) $(NB_GUEST_SRC)/guest_program.h
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_threads.c $(NB_GUEST_COMMON)
+$(NB_GUEST_DIR)/guest_loops: $(NB_GUEST_SRC)/guest_loops.c $(NB_GUEST_SRC)/asm/loops.S
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_loops.c $(NB_GUEST_SRC)/asm/loops.S
+$(NB_GUEST_DIR)/guest_crash: $(NB_GUEST_SRC)/guest_crash.c $(NB_GUEST_SRC)/asm/loops.S
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_crash.c $(NB_GUEST_SRC)/asm/loops.S
+$(NB_GUEST_DIR)/guest_signals: $(NB_GUEST_SRC)/guest_signals.c $(NB_GUEST_SRC)/asm/loops.S
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_signals.c $(NB_GUEST_SRC)/asm/loops.S
+# -O1: one plain scalar load per access, in both tools' runs of the same binary.
+$(NB_GUEST_DIR)/guest_sweep: $(NB_GUEST_SRC)/guest_sweep.c
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) -O1 -g -I$(top_srcdir) $(WARN_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_sweep.c
+
+check_PROGRAMS += tests/integration/netburst_run_test
+tests_integration_netburst_run_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_integration_netburst_run_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
+tests_integration_netburst_run_test_LDADD = libnetburst_run.a libnetburst_vghost.a $(CORE_LIBS) $(GTEST_LIBS)
+tests_integration_netburst_run_test_SOURCES = tests/integration/netburst_run_test.cpp
+TESTS += tests/integration/netburst_run_test
+AM_TESTS_ENVIRONMENT += NETBURST_RUN=$(abs_builddir)/netburst-run$(EXEEXT); export NETBURST_RUN; \
+	NB_GUESTS=$(abs_builddir)/$(NB_GUEST_DIR); export NB_GUESTS;

@@ -1,0 +1,489 @@
+// Real programs on the emulator: netburst-run and the netburst Valgrind tool, end to end (issue 4, "Exactness",
+// "Data cache", "Robustness"). The guest programs are in tests/integration/ (plain C and asm/loops.S); the event
+// programs they apply are made here with the allocator and encoder, as netburst-run makes them.
+//
+// Environment (set by make check): NETBURST_RUN, the netburst-run to test; NB_GUESTS, the directory of the
+// built guest programs.
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "emulator/run/event_plan.h"
+#include "emulator/valgrind/kernel_model.h"
+
+using json = nlohmann::json;
+using namespace netburst;
+using namespace netburst::emu;
+
+namespace {
+
+// ---- Running processes ---------------------------------------------------------------------------------------
+
+struct Outcome {
+    bool timed_out = false;
+    bool signaled = false;
+    int status = 0;  // exit status, or the signal
+    std::string out, err;
+};
+
+// Runs argv with a time limit, collecting its output. extra_env entries are NAME=VALUE.
+Outcome run(const std::vector<std::string>& argv, int timeout_seconds = 300,
+            const std::vector<std::string>& extra_env = {}) {
+    int out_pipe[2], err_pipe[2];
+    EXPECT_EQ(pipe(out_pipe), 0);
+    EXPECT_EQ(pipe(err_pipe), 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(out_pipe[1], 1);
+        dup2(err_pipe[1], 2);
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        for (const std::string& e : extra_env) putenv(const_cast<char*>(e.c_str()));
+        std::vector<char*> args;
+        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    Outcome o;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    int open_fds = 2;
+    while (open_fds > 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            o.timed_out = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
+        if (poll(fds, 2, static_cast<int>(left.count())) <= 0) continue;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
+            char buf[65536];
+            const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open_fds;
+            } else {
+                (i == 0 ? o.out : o.err).append(buf, static_cast<std::size_t>(n));
+            }
+        }
+    }
+    for (pollfd& f : fds)
+        if (f.fd >= 0) close(f.fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) {
+        o.signaled = true;
+        o.status = WTERMSIG(status);
+    } else {
+        o.status = WEXITSTATUS(status);
+    }
+    return o;
+}
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+std::string netburst_run() { return env("NETBURST_RUN"); }
+std::string guest(const std::string& name) { return env("NB_GUESTS") + "/" + name; }
+
+class TempDir {
+public:
+    TempDir() {
+        std::string pattern = ::testing::TempDir() + "nbrun.XXXXXX";
+        path_ = mkdtemp(pattern.data()) ? pattern : "";
+    }
+    ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+// The event program for `events`, as netburst-run would hand it to the tool.
+std::string write_program(const TempDir& dir, const std::vector<std::string>& events, bool ht = false) {
+    run::PlanOptions o;
+    o.hyper_threading = ht;
+    auto plan = run::plan_events(events, o);
+    EXPECT_TRUE(plan) << plan.error().message;
+    char text[1 << 16];
+    const std::size_t n = vg::format_event_program(plan->program, text, sizeof text);
+    const std::string path = dir.file("program");
+    std::ofstream(path) << std::string(text, n);
+    return path;
+}
+
+// netburst-run ARGS... with --json -o, returning the parsed report (and the outcome).
+json run_json(const std::vector<std::string>& args, Outcome* outcome = nullptr, int timeout = 300) {
+    TempDir dir;
+    std::vector<std::string> argv = {netburst_run(), "--json", "-o", dir.file("report.json")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Outcome o = run(argv, timeout);
+    if (outcome) *outcome = o;
+    EXPECT_FALSE(o.timed_out) << "netburst-run did not finish";
+    std::ifstream in(dir.file("report.json"));
+    if (!in) {
+        ADD_FAILURE() << "no report; stderr:\n" << o.err;
+        return json::object();
+    }
+    return json::parse(in);
+}
+
+// Reports are read with at(), which throws (and fails the test) when a field is missing.
+std::int64_t value_of(const json& report, std::size_t i = 0) {
+    const json& v = report.at("events").at(i).at("value");
+    EXPECT_TRUE(v.is_number()) << report.at("events").at(i).dump();
+    return v.is_number() ? v.get<std::int64_t>() : -1;
+}
+
+const std::uint64_t kKernelPathLength = [] {
+    vg::KernelPath path;
+    vg::build_kernel_path(0, &path);
+    return vg::count_kernel_path(path).instructions;
+}();
+
+// Every instruction the guest ran in user mode, plus the kernel path of every system call: what a count of all
+// retired non-bogus instructions (user and kernel) must be when the model counts each instruction once.
+std::uint64_t all_instructions(const json& report) {
+    return report.at("instructions").get<std::uint64_t>() +
+           kKernelPathLength * report.at("syscalls").get<std::uint64_t>();
+}
+
+const std::string kAllInstructions = "instr_retired:NBOGUSNTAG:NBOGUSTAG";
+
+// ---- Exactness -----------------------------------------------------------------------------------------------
+
+// What one iteration of each loop of asm/loops.S does (see the table at the top of that file).
+struct LoopFacts {
+    unsigned instructions, loads, stores, x87, scalar_dp, scalar_sp, packed_dp, packed_sp, mmx64, mmx128;
+    bool branch_loop;
+};
+const std::map<std::string, LoopFacts> kLoops = {
+    {"int", {4, 0, 0, 0, 0, 0, 0, 0, 0, 0, false}},      {"branches", {4, 0, 0, 0, 0, 0, 0, 0, 0, 0, true}},
+    {"loads", {4, 2, 0, 0, 0, 0, 0, 0, 0, 0, false}},    {"stores", {4, 0, 2, 0, 0, 0, 0, 0, 0, 0, false}},
+    {"x87", {4, 0, 0, 2, 0, 0, 0, 0, 0, 0, false}},      {"sse_sd", {4, 0, 0, 0, 2, 0, 0, 0, 0, 0, false}},
+    {"sse_ss", {4, 0, 0, 0, 0, 2, 0, 0, 0, 0, false}},   {"sse_pd", {4, 0, 0, 0, 0, 0, 2, 0, 0, 0, false}},
+    {"sse_ps", {4, 0, 0, 0, 0, 0, 0, 2, 0, 0, false}},   {"mmx", {4, 0, 0, 0, 0, 0, 0, 0, 2, 0, false}},
+    {"simd_int", {4, 0, 0, 0, 0, 0, 0, 0, 0, 2, false}},
+};
+// The measuring calls add two integer register moves (loops.S) and nothing else.
+constexpr std::uint64_t kOverheadInstructions = 2;
+
+enum class Quantity { Instructions, Branches, Taken, NotTaken, Loads, Stores, X87, ScalarDp, ScalarSp, PackedDp,
+                      PackedSp, Mmx64, Mmx128 };
+struct Counted {
+    Quantity what;
+    const char* event;
+};
+
+std::uint64_t expected(const LoopFacts& l, Quantity q, std::uint64_t n) {
+    const std::uint64_t half = l.branch_loop ? n / 2 : 0;  // the branch loop's jz: taken on every other iteration
+    switch (q) {
+    case Quantity::Instructions: return l.instructions * n + half + kOverheadInstructions;
+    case Quantity::Branches: return n + (l.branch_loop ? n : 0);
+    case Quantity::Taken: return (n - 1) + half;
+    case Quantity::NotTaken: return 1 + half;
+    case Quantity::Loads: return l.loads * n;
+    case Quantity::Stores: return l.stores * n;
+    case Quantity::X87: return l.x87 * n;
+    case Quantity::ScalarDp: return l.scalar_dp * n;
+    case Quantity::ScalarSp: return l.scalar_sp * n;
+    case Quantity::PackedDp: return l.packed_dp * n;
+    case Quantity::PackedSp: return l.packed_sp * n;
+    case Quantity::Mmx64: return l.mmx64 * n;
+    case Quantity::Mmx128: return l.mmx128 * n;
+    }
+    return 0;
+}
+
+class Exactness : public ::testing::TestWithParam<Counted> {};
+
+// The guest programs the event through the MSR channel and reads it at the loop's two instruction boundaries.
+TEST_P(Exactness, EveryLoopCountsExactlyAtInstructionBoundaries) {
+    TempDir dir;
+    const Counted& c = GetParam();
+    const std::string program = write_program(dir, {c.event});
+    const Outcome o = run({netburst_run(), guest("guest_measure"), program, "2", "1000", "100000"});
+    ASSERT_FALSE(o.timed_out);
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::istringstream lines(o.out);
+    unsigned index, status;
+    std::string loop;
+    std::uint64_t n, count;
+    unsigned checked = 0;
+    while (lines >> index >> loop >> n >> count >> status) {
+        ASSERT_TRUE(kLoops.count(loop)) << loop;
+        EXPECT_EQ(count, expected(kLoops.at(loop), c.what, n)) << c.event << " over nb_loop_" << loop << ", n = " << n;
+        EXPECT_EQ(status, 0u) << c.event << " is reported unsupported";
+        ++checked;
+    }
+    EXPECT_EQ(checked, kLoops.size() * 3) << o.out;
+}
+
+const Counted kCounted[] = {
+    {Quantity::Instructions, "instr_retired:NBOGUSNTAG:NBOGUSTAG"},
+    {Quantity::Branches, "branch_retired:MMNP:MMNM:MMTP:MMTM"},
+    {Quantity::Taken, "branch_retired:MMTP:MMTM"},
+    {Quantity::NotTaken, "branch_retired:MMNP:MMNM"},
+    {Quantity::Loads, "memory_loads:NBOGUS"},
+    {Quantity::Stores, "memory_stores:NBOGUS"},
+    {Quantity::X87, "x87_FP_retired:NBOGUS"},
+    {Quantity::ScalarDp, "scalar_DP_retired:NBOGUS"},
+    {Quantity::ScalarSp, "scalar_SP_retired:NBOGUS"},
+    {Quantity::PackedDp, "packed_DP_retired:NBOGUS"},
+    {Quantity::PackedSp, "packed_SP_retired:NBOGUS"},
+    {Quantity::Mmx64, "64bit_MMX_retired:NBOGUS"},
+    {Quantity::Mmx128, "128bit_MMX_retired:NBOGUS"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Loops, Exactness, ::testing::ValuesIn(kCounted),
+                         [](const ::testing::TestParamInfo<Counted>& p) {
+                             std::string name = p.param.event;
+                             for (char& ch : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             return name;
+                         });
+
+// netburst-run -e over the whole program: two runs that differ only in the loop's trip count differ by exactly
+// the loop's per-iteration count (start-up and exit code cancel out).
+struct Difference {
+    const char* loop;
+    const char* event;
+    std::int64_t per_iteration;
+};
+
+class WholeProgram : public ::testing::TestWithParam<Difference> {};
+
+TEST_P(WholeProgram, TwoTripCountsDifferByTheLoop) {
+    const Difference& d = GetParam();
+    json a = run_json({"-e", d.event, guest("guest_loops"), d.loop, "10000"});
+    json b = run_json({"-e", d.event, guest("guest_loops"), d.loop, "90000"});
+    EXPECT_EQ(value_of(b) - value_of(a), d.per_iteration * 80000) << d.event << " over nb_loop_" << d.loop;
+}
+
+const Difference kDifferences[] = {
+    {"int", "PAPI_TOT_INS", 4},
+    {"int", "instr_retired:NBOGUSNTAG:NBOGUSTAG", 4},
+    {"branches", "branch_retired:MMNP:MMNM:MMTP:MMTM", 2},
+    {"int", "branch_retired:MMTP:MMTM", 1},
+    {"int", "branch_retired:MMNP:MMNM", 0},
+    {"loads", "memory_loads:NBOGUS", 2},
+    {"stores", "memory_stores:NBOGUS", 2},
+    {"x87", "x87_FP_retired:NBOGUS", 2},
+    {"sse_sd", "scalar_DP_retired:NBOGUS", 2},
+    {"sse_ps", "packed_SP_retired:NBOGUS", 2},
+};
+
+INSTANTIATE_TEST_SUITE_P(Loops, WholeProgram, ::testing::ValuesIn(kDifferences),
+                         [](const ::testing::TestParamInfo<Difference>& p) {
+                             std::string name = std::string(p.param.loop) + "_" + p.param.event;
+                             for (char& ch : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                             return name;
+                         });
+
+// Every instruction counted once: retired instructions (user and kernel) equal the guest's user instructions plus
+// the kernel path of each system call.
+TEST(WholeProgramTotals, RetiredInstructionsAreTheGuestsPlusTheKernelPaths) {
+    json r = run_json({"-e", kAllInstructions, guest("guest_loops"), "int", "100000"});
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r)), all_instructions(r));
+    EXPECT_GE(r["instructions"].get<std::uint64_t>(), 400000u);
+}
+
+// ---- Kernel mode ---------------------------------------------------------------------------------------------
+
+TEST(KernelModel, KernelCountsAreThePathTimesTheSystemCalls) {
+    json r = run_json({"-e", kAllInstructions + ":k", "-e", kAllInstructions + ":u", guest("guest_loops"),
+                             "syscalls", "1000"});
+    EXPECT_GE(r["syscalls"].get<std::uint64_t>(), 1000u);
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 0)), kKernelPathLength * r["syscalls"].get<std::uint64_t>());
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 1)), r["instructions"].get<std::uint64_t>());
+}
+
+TEST(KernelModel, WithoutItKernelCountsAreUnsupportedNotZero) {
+    json r = run_json({"--kernel-model=no", "-e", kAllInstructions + ":k", "-e", kAllInstructions + ":u",
+                       guest("guest_loops"), "syscalls", "100"});
+    EXPECT_EQ(r["events"][0]["value"], "unsupported");
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 1)), r["instructions"].get<std::uint64_t>());
+    json both = run_json({"--kernel-model=no", "-e", kAllInstructions, guest("guest_loops"), "syscalls", "100"});
+    EXPECT_EQ(both["events"][0]["value"], "unsupported") << "user and kernel together count the kernel too";
+}
+
+// ---- Threads -------------------------------------------------------------------------------------------------
+
+void check_threads(bool ht) {
+    TempDir dir;
+    const std::string program = write_program(dir, {kAllInstructions}, ht);
+    std::vector<std::string> argv = {netburst_run()};
+    if (ht) argv.push_back("--ht");
+    argv.insert(argv.end(), {guest("guest_threads"), program});
+    const Outcome o = run(argv);
+    ASSERT_FALSE(o.timed_out);
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::istringstream lines(o.out);
+    unsigned t, threads = 0;
+    std::uint64_t n, count, total = 0, expected_total = 0;
+    while (lines >> t >> n >> count) {
+        EXPECT_EQ(count, 4 * n + kOverheadInstructions) << "thread " << t;
+        total += count;
+        expected_total += 4 * n + kOverheadInstructions;
+        ++threads;
+    }
+    EXPECT_EQ(threads, 8u) << o.out;
+    EXPECT_EQ(total, expected_total);
+}
+
+TEST(Threads, EachThreadCountsExactlyItsOwnWork) { check_threads(false); }
+TEST(Threads, EachThreadCountsExactlyItsOwnWorkOnTwoLogicalProcessors) { check_threads(true); }
+
+TEST(Threads, PerThreadCountsAddUpToTheProcess) {
+    for (const char* mode : {"--model=2", "--cpu-wide"}) {
+        json r = run_json({mode, "-e", kAllInstructions, guest("guest_threads"), "plain"});
+        EXPECT_EQ(r["threads"], 9) << mode;
+        EXPECT_EQ(static_cast<std::uint64_t>(value_of(r)), all_instructions(r)) << mode;
+        EXPECT_GE(r["instructions"].get<std::uint64_t>(), 4u * 50000 * 36) << mode;
+    }
+}
+
+// ---- Robustness ----------------------------------------------------------------------------------------------
+
+TEST(Robustness, ACrashingGuestReportsItsCountsAndEnds) {
+    for (const char* where : {"main", "thread"}) {
+        Outcome o;
+        json r = run_json({"-e", kAllInstructions, guest("guest_crash"), where}, &o, 120);
+        ASSERT_FALSE(o.timed_out) << where;
+        EXPECT_EQ(o.status, 128 + SIGSEGV) << where;
+        EXPECT_EQ(r["exit"]["signal"], SIGSEGV) << where;
+        EXPECT_GE(value_of(r), 4000000) << where;
+        EXPECT_EQ(static_cast<std::uint64_t>(value_of(r)), all_instructions(r)) << where;
+    }
+}
+
+TEST(Robustness, SignalHandlersAndForkedChildrenRun) {
+    Outcome o = run({netburst_run(), guest("guest_signals")});
+    EXPECT_EQ(o.status, 0) << o.err;  // the guest checks the child's fresh PMU and the parent's kept one
+    json r = run_json({"-e", kAllInstructions, guest("guest_signals")}, &o);
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(r["processes"], 2);
+    // Five handler runs of 10,000 iterations and the child's 20,000, at four instructions each.
+    EXPECT_GE(value_of(r), 4 * (5 * 10000 + 20000));
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r)), all_instructions(r));
+}
+
+TEST(Robustness, ExecedProgramsAreFollowedUnlessAskedNot) {
+    Outcome o;
+    json followed = run_json({"-e", kAllInstructions, guest("guest_signals"), "exec"}, &o);
+    EXPECT_EQ(o.status, 0) << o.err;
+    json native = run_json({"--no-children", "-e", kAllInstructions, guest("guest_signals"), "exec"}, &o);
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(followed)), all_instructions(followed));
+    // The exec'd image runs nb_loop_int 30,000 times: 120,000 instructions that only the followed run counts.
+    EXPECT_GE(value_of(followed) - value_of(native), 120000);
+}
+
+// ---- Data cache: replay-tagged L1 load misses against cachegrind's D1 read misses ----------------------------
+
+std::uint64_t cachegrind_d1_read_misses(const std::string& pattern) {
+    TempDir dir;
+    const std::string out = dir.file("cachegrind.out");
+    const Outcome o = run({"/usr/bin/env", "valgrind", "--tool=cachegrind", "--cache-sim=yes", "--D1=8192,4,64",
+                           "--cachegrind-out-file=" + out, guest("guest_sweep"), pattern});
+    EXPECT_EQ(o.status, 0) << o.err;
+    std::ifstream in(out);
+    std::string line, events;
+    std::vector<std::string> names;
+    while (std::getline(in, line)) {
+        if (line.rfind("events: ", 0) == 0) {
+            std::istringstream s(line.substr(8));
+            for (std::string n; s >> n;) names.push_back(n);
+        }
+        if (line.rfind("summary: ", 0) == 0) {
+            std::istringstream s(line.substr(9));
+            std::uint64_t v;
+            for (const std::string& n : names) {
+                s >> v;
+                if (n == "D1mr") return v;
+            }
+        }
+    }
+    ADD_FAILURE() << "no D1mr in cachegrind's output";
+    return 0;
+}
+
+class DataCache : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DataCache, ReplayTaggedL1LoadMissesMatchCachegrindWithinTwoPercent) {
+    const std::string pattern = GetParam();
+    json r = run_json({"-e", "1stL_cache_load_miss_retired:NBOGUS:u", guest("guest_sweep"), pattern});
+    const double ours = static_cast<double>(value_of(r));
+    const double theirs = static_cast<double>(cachegrind_d1_read_misses(pattern));
+    ASSERT_GT(theirs, 100000.0);
+    EXPECT_NEAR(ours / theirs, 1.0, 0.02) << pattern << ": emulator " << ours << ", cachegrind " << theirs;
+    std::printf("%-7s emulator %12.0f  cachegrind %12.0f  ratio %.4f\n", pattern.c_str(), ours, theirs, ours / theirs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Patterns, DataCache, ::testing::Values("seq", "stride", "thrash", "random"));
+
+// ---- The launcher ----------------------------------------------------------------------------------------------
+
+TEST(Launcher, ExitsWithTheProgramsStatus) {
+    EXPECT_EQ(run({netburst_run(), guest("guest_loops"), "exit", "7"}).status, 7);
+    EXPECT_EQ(run({netburst_run(), "-e", "PAPI_TOT_INS", "-o", "/dev/null", guest("guest_loops"), "exit", "3"}).status, 3);
+}
+
+TEST(Launcher, UnknownEventsGetSuggestions) {
+    const Outcome o = run({netburst_run(), "-e", "instr_retird", guest("guest_loops"), "exit", "0"});
+    EXPECT_EQ(o.status, 125);
+    EXPECT_NE(o.err.find("did you mean instr_retired"), std::string::npos) << o.err;
+    const Outcome p = run({netburst_run(), "-e", "PAPI_L3_TCM", guest("guest_loops"), "exit", "0"});
+    EXPECT_EQ(p.status, 125);
+    EXPECT_NE(p.err.find("--l3"), std::string::npos) << p.err;
+}
+
+TEST(Launcher, ConflictsAreExplained) {
+    const Outcome o = run({netburst_run(), "-e", "memory_loads", "-e", "memory_stores", guest("guest_loops"), "exit",
+                           "0"});
+    EXPECT_EQ(o.status, 125);
+    EXPECT_NE(o.err.find("cannot count these events together"), std::string::npos) << o.err;
+}
+
+TEST(Launcher, MissingValgrindNamesThePackage) {
+    const Outcome o = run({netburst_run(), guest("guest_loops"), "exit", "0"}, 60, {"PATH=/nonexistent"});
+    EXPECT_EQ(o.status, 125);
+    EXPECT_NE(o.err.find("install the Debian package 'valgrind'"), std::string::npos) << o.err;
+}
+
+TEST(Launcher, MissingProgramIsReported) {
+    const Outcome o = run({netburst_run(), "./no-such-program"});
+    EXPECT_EQ(o.status, 127);
+}
+
+TEST(MsrChannel, NativelyEveryCallReportsNotEmulated) {
+    const Outcome o = run({guest("guest_loops"), "query"});
+    EXPECT_EQ(o.out, "query 3 wrmsr 3 rdmsr 3 rdpmc 3 status 3\n");
+}
+
+TEST(MsrChannel, UnderTheToolEveryCallAnswers) {
+    const Outcome o = run({netburst_run(), guest("guest_loops"), "query"});
+    EXPECT_EQ(o.out, "query 0 wrmsr 0 rdmsr 0 rdpmc 0 status 0\n") << o.err;
+}
+
+}  // namespace
