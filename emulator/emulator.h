@@ -38,23 +38,31 @@ public:
     MsrResult write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value);
     MsrResult read_msr(unsigned thread, std::uint32_t msr, std::uint64_t* value);
     MsrResult read_pmc(unsigned thread, std::uint32_t ecx, std::uint64_t* value);
-    bool counter_unsupported(unsigned counter) const { return pmu_.counter_unsupported(counter); }
+    bool counter_unsupported(unsigned counter) const { return pmu_active_->counter_unsupported(counter); }
 
     // Ends the run: closes every cycle so that the last reads are final.
     void finish();
 
     Cycle now() const { return core_.now(); }
     Core::Stats stats(unsigned thread) const { return core_.stats(thread); }
-    Pmu& pmu() { return pmu_; }
+    Pmu& pmu() { return *pmu_active_; }
+    // Counts with a PMU the caller owns instead of the emulator's own (nullptr: its own again). The Valgrind tool
+    // keeps one PMU per guest thread and attaches the running thread's: a thread switch then costs a pointer, not
+    // a copy of the PMU (about half a megabyte). The core model, like the machine's caches, stays shared.
+    void attach_pmu(Pmu* pmu) { pmu_active_ = pmu ? pmu : &pmu_; }
     const EmulatorConfig& config() const { return config_; }
 
-private:
-    // An MSR access serialises the core first, as wrmsr and rdmsr do, so that it sees every earlier cycle.
+    // Serialises logical processor `thread` as wrmsr and rdmsr do (every MSR access does it first): everything it
+    // executed retires and every cycle up to then reaches the PMU, which closes them. Returns that cycle. Front ends
+    // call it where the machine would serialise too, such as an operating system's context switch.
     Cycle serialize(unsigned thread);
+
+private:
 
     EmulatorConfig config_{};
     Core core_;
     Pmu pmu_;
+    Pmu* pmu_active_ = &pmu_;
     Outcome outcome_;
     bool thread_started_[2] = {false, false};
     bool thread_stopped_[2] = {false, false};

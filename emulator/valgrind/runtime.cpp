@@ -10,13 +10,15 @@ namespace netburst::emu::vg {
 
 namespace {
 
-// Objects come from the host allocator (Valgrind's), 16-byte aligned; anything wider is aligned by hand.
+// Objects come from the host allocator (Valgrind's), 16-byte aligned; anything wider is aligned by hand. *raw
+// receives the allocation, for nb_host_free.
 template <typename T>
-T* make_object() {
+T* make_object(void** raw = nullptr) {
     static_assert(alignof(T) <= 64, "over-aligned type");
-    void* raw = nb_host_malloc(sizeof(T) + alignof(T));
-    if (!raw) nb_host_panic("out of memory");
-    auto address = reinterpret_cast<std::uintptr_t>(raw);
+    void* memory = nb_host_malloc(sizeof(T) + alignof(T));
+    if (!memory) nb_host_panic("out of memory");
+    if (raw) *raw = memory;
+    auto address = reinterpret_cast<std::uintptr_t>(memory);
     address = (address + alignof(T) - 1) & ~static_cast<std::uintptr_t>(alignof(T) - 1);
     return new (reinterpret_cast<void*>(address)) T();
 }
@@ -96,9 +98,9 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
     if (tid >= config_.max_threads) nb_host_panic("thread id out of range");
     ThreadContext& t = threads_[tid];
     if (!t.live) {
+        release_pmu(t);  // a reused thread id starts afresh
         t.live = true;
         t.ran = false;
-        t.saved = false;
         t.instructions = 0;
         t.lp = config_.hyper_threading ? static_cast<std::uint8_t>((tid - 1) & 1) : 0;
     }
@@ -215,33 +217,40 @@ std::uint64_t ToolRuntime::instructions() const {
 
 void ToolRuntime::thread_created(unsigned tid) { context(tid); }
 
-void ToolRuntime::save_current() {
+// The thread that ran stops: its PMU keeps its state, with the logical processor idle until the thread runs again.
+void ToolRuntime::switch_out() {
     if (rep_info_) finish_rep();
     if (current_ == 0) return;
     ThreadContext& t = threads_[current_];
     t.instructions += count_;
     count_ = 0;
+    t.switched_out = emu_->now();
     if (config_.cpu_wide) return;
-    const Cycle now = emu_->now();
     Pmu& pmu = emu_->pmu();
-    pmu.close_until(now);
-    pmu.set_thread_active(t.lp, false, now);
-    if (!t.pmu) t.pmu = make_object<Pmu>();
-    *t.pmu = pmu;
-    t.saved = true;
-    t.saved_at = now;
+    pmu.close_until(t.switched_out);
+    pmu.set_thread_active(t.lp, false, t.switched_out);
 }
 
-void ToolRuntime::install_fresh(ThreadContext& t) {
-    emu_->pmu() = *fresh_pmu_;
+// A thread's first PMU: as after reset (or with netburst-run's program), counting from now.
+void ToolRuntime::start_fresh(ThreadContext& t) {
+    if (!t.pmu) t.pmu = make_object<Pmu>(&t.pmu_memory);
+    Pmu& pmu = *t.pmu;
+    pmu = *fresh_pmu_;
     const Cycle now = emu_->now();
-    emu_->pmu().close_until(now);  // the cycles before this thread existed pass with every counter off
+    pmu.close_until(now);  // the cycles before this thread existed pass with every counter off
     if (program_)
         for (unsigned i = 0; i < program_->num_writes[t.lp]; ++i)
-            if (emu_->pmu().write_msr(t.lp, program_->writes[t.lp][i].msr, program_->writes[t.lp][i].value, now) !=
+            if (pmu.write_msr(t.lp, program_->writes[t.lp][i].msr, program_->writes[t.lp][i].value, now) !=
                 MsrResult::Ok)
                 nb_host_panic("the emulator refused a wrmsr of the event program (#GP)");
-    emu_->pmu().set_thread_active(t.lp, true, now);
+}
+
+void ToolRuntime::release_pmu(ThreadContext& t) {
+    if (!t.pmu) return;
+    t.pmu->~Pmu();
+    nb_host_free(t.pmu_memory);
+    t.pmu = nullptr;
+    t.pmu_memory = nullptr;
 }
 
 void ToolRuntime::install(unsigned tid) {
@@ -254,17 +263,14 @@ void ToolRuntime::install(unsigned tid) {
     lp_ = t.lp;
     count_ = 0;
     if (config_.cpu_wide) return;
-    if (t.saved) {
-        emu_->pmu() = *t.pmu;
-        emu_->pmu().set_thread_active(t.lp, true, emu_->now());
-    } else {
-        install_fresh(t);
-    }
+    if (!t.pmu) start_fresh(t);
+    emu_->attach_pmu(t.pmu);
+    t.pmu->set_thread_active(t.lp, true, emu_->now());
 }
 
 void ToolRuntime::switch_thread(unsigned tid) {
     if (tid == current_) return;
-    save_current();
+    switch_out();
     install(tid);
 }
 
@@ -276,15 +282,23 @@ void ToolRuntime::thread_exited(unsigned tid) {
     exited_instructions_ += t.instructions + count_;
     count_ = 0;
     if (program_ && !config_.cpu_wide) read_events(emu_->pmu(), emu_->now(), t.lp, exited_values_, exited_unsupported_);
+    if (!config_.cpu_wide) {
+        emu_->attach_pmu(nullptr);
+        release_pmu(t);
+    }
     t.live = false;
-    current_ = 0;  // nothing to save: the PMU belonged to the thread that is gone
+    current_ = 0;
 }
 
 void ToolRuntime::fork_child(unsigned tid) {
     // The child is a new process with one thread: it counts from zero on a fresh PMU, while the core model
     // (caches, TLBs, predictors) carries on from the parent's state, as the machine's would.
     rep_info_ = nullptr;
-    for (unsigned i = 0; i < config_.max_threads; ++i) threads_[i].live = false;
+    emu_->attach_pmu(nullptr);
+    for (unsigned i = 0; i < config_.max_threads; ++i) {
+        release_pmu(threads_[i]);
+        threads_[i].live = false;
+    }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
         exited_values_[i] = 0;
         exited_unsupported_[i] = false;
@@ -295,10 +309,12 @@ void ToolRuntime::fork_child(unsigned tid) {
     count_ = 0;
     current_ = 0;
     if (config_.cpu_wide) {
-        emu_->pmu() = *fresh_pmu_;
+        Pmu& pmu = emu_->pmu();
+        pmu = *fresh_pmu_;
         const Cycle now = emu_->now();
-        emu_->pmu().set_thread_active(0, true, now);
-        if (config_.hyper_threading) emu_->pmu().set_thread_active(1, true, now);
+        pmu.close_until(now);
+        pmu.set_thread_active(0, true, now);
+        if (config_.hyper_threading) pmu.set_thread_active(1, true, now);
     }
     install(tid);
     record_used_ = 0;  // the parent writes what it recorded; the child's stream starts here
@@ -396,9 +412,8 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
         } else {
             for (unsigned tid = 0; tid < config_.max_threads; ++tid) {
                 ThreadContext& t = threads_[tid];
-                if (!t.live || !t.ran) continue;
-                if (tid == current_) read_events(emu_->pmu(), emu_->now(), t.lp, values, bad);
-                else if (t.saved) read_events(*t.pmu, t.saved_at, t.lp, values, bad);
+                if (!t.live || !t.pmu) continue;
+                read_events(*t.pmu, tid == current_ ? emu_->now() : t.switched_out, t.lp, values, bad);
             }
         }
         r.num_events = program_->num_events;

@@ -31,9 +31,9 @@ struct ThreadContext {
     bool live = false;
     bool ran = false;
     std::uint8_t lp = 0;
-    bool saved = false;          // *pmu holds the thread's PMU (else it starts fresh when installed)
-    Pmu* pmu = nullptr;
-    Cycle saved_at = 0;          // when it was switched out
+    Pmu* pmu = nullptr;          // the thread's own PMU (per-thread mode), made when it first runs
+    void* pmu_memory = nullptr;  // the allocation behind it
+    Cycle switched_out = 0;      // when it last stopped running
     std::uint64_t instructions = 0;
 };
 
@@ -66,8 +66,9 @@ private:
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
     void install(unsigned tid);
-    void install_fresh(ThreadContext& t);
-    void save_current();
+    void start_fresh(ThreadContext& t);
+    void release_pmu(ThreadContext& t);
+    void switch_out();
     // Adds the values of the program's events on logical processor `lp` (both, for the CPU-wide PMU) to sums.
     void read_events(Pmu& pmu, Cycle now, int lp, std::uint64_t* values, bool* unsupported);
     bool counts_kernel(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
@@ -76,7 +77,7 @@ private:
 
     nb_rt_config config_{};
     Emulator* emu_ = nullptr;
-    Pmu* fresh_pmu_ = nullptr;   // the PMU as reset() leaves it: what a new thread gets
+    Pmu* fresh_pmu_ = nullptr;   // the PMU as reset() leaves it (with the program, CPU-wide): what a thread gets
     EventProgram* program_ = nullptr;
     ThreadContext* threads_ = nullptr;
     unsigned current_ = 0;       // the thread whose PMU is installed (0: none)

@@ -20,7 +20,7 @@ TOOL_CFLAGS = $(TOOL_COMMON) -std=gnu11 -fno-builtin $(WARN_CFLAGS)
 TOOL_CXXFLAGS = $(TOOL_COMMON) -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit \
 	$(WARN_CXXFLAGS)
 TOOL_LDFLAGS = -static -nodefaultlibs -nostartfiles -no-pie -u _start -Wl,--build-id=none \
-	-Wl,-Ttext-segment=$(VALT_LOAD_ADDRESS)
+	-Wl,-Ttext-segment=$(VALT_LOAD_ADDRESS) -Wl,--wrap=memmove
 TOOL_LIBS = -L$(VALGRIND_LIBDIR) -lcoregrind-$(VALGRIND_PLATFORM) -lvex-$(VALGRIND_PLATFORM) -lgcc
 
 # Until the core model has sources, a clearly marked stand-in takes the model's place (model_standin.cpp).

@@ -378,7 +378,7 @@ TEST(Robustness, ACrashingGuestReportsItsCountsAndEnds) {
 }
 
 TEST(Robustness, SignalHandlersAndForkedChildrenRun) {
-    Outcome o = run({netburst_run(), guest("guest_signals")});
+    Outcome o = run({netburst_run(), guest("guest_signals"), "pmu"});
     EXPECT_EQ(o.status, 0) << o.err;  // the guest checks the child's fresh PMU and the parent's kept one
     json r = run_json({"-e", kAllInstructions, guest("guest_signals")}, &o);
     EXPECT_EQ(o.status, 0) << o.err;
