@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages papi-netburst builds and tests with, when they are missing.
+# Installs the Debian 12 packages papi-netburst builds and tests with, when they are missing. valgrind provides both
+# the tool SDK the netburst Valgrind tool is built against and the valgrind (and cachegrind) the tests run.
 # Runs apt-get as root, or through sudo; does nothing when everything is present.
 set -euo pipefail
 
@@ -7,6 +8,7 @@ packages=(
   build-essential autoconf automake libtool autoconf-archive pkgconf
   libgtest-dev libgmock-dev googletest libbenchmark-dev libhwloc-dev nlohmann-json3-dev help2man
   clang libclang-rt-14-dev
+  valgrind
 )
 
 missing=()

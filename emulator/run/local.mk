@@ -16,3 +16,10 @@ netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a $(CORE_LIBS)
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/launch.h emulator/run/launch.cpp
+
+# The example `make demo` runs (built with fixed flags: it runs under Valgrind, which cannot run sanitized code).
+examples/matmul: $(srcdir)/examples/matmul.c
+	@$(MKDIR_P) examples
+	$(AM_V_CC)$(CC) -O2 -g $(WARN_CFLAGS) -o $@ $(srcdir)/examples/matmul.c
+CLEANFILES += examples/matmul
+EXTRA_DIST += examples/matmul.c
