@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "emulator/run/event_plan.h"
+#include "emulator/trace/trace_file.h"
 #include "emulator/valgrind/kernel_model.h"
 
 using json = nlohmann::json;
@@ -441,6 +442,66 @@ TEST_P(DataCache, ReplayTaggedL1LoadMissesMatchCachegrindWithinTwoPercent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Patterns, DataCache, ::testing::Values("seq", "stride", "thrash", "random"));
+
+// ---- --record: the emulator's input as a trace ---------------------------------------------------------------
+
+struct TraceSummary {
+    std::uint64_t records = 0, loads = 0, stores = 0, scalar_dp = 0, breaks = 0;
+    std::string first_break;
+};
+
+// Valgrind's client-request sequence (four rotates and an xchg) is the call into the tool, not guest work.
+constexpr std::uint64_t kClientRequestBytes = 19;
+
+// Reads a recorded trace and checks that it is one unbroken instruction stream: every instruction is followed by
+// its branch target when taken, else by the next instruction (a system call by the kernel path, whose sysretq
+// returns to the instruction after it; the MSR channel's client requests leave no record).
+TraceSummary read_trace(const std::string& path) {
+    TraceSummary s;
+    std::string error;
+    auto reader = emu::trace::TraceReader::open(path, &error);
+    EXPECT_TRUE(reader) << error;
+    if (!reader) return s;
+    emu::Instruction insn, prev;
+    bool have_prev = false;
+    int status;
+    while ((status = reader->next(&insn, &error)) == 1) {
+        ++s.records;
+        for (unsigned k = 0; k < insn.num_mem; ++k) (insn.mem[k].is_store ? s.stores : s.loads)++;
+        if (insn.cls == emu::InsnClass::SseScalarDp) ++s.scalar_dp;
+        if (have_prev && prev.cls != emu::InsnClass::Syscall) {
+            const std::uint64_t next = prev.taken ? prev.target : prev.pc + prev.length;
+            if (insn.pc != next && insn.pc != next + kClientRequestBytes && s.breaks++ == 0)
+                s.first_break = emu::trace::format_text_line(prev) + " -> " + emu::trace::format_text_line(insn);
+        }
+        prev = insn;
+        have_prev = true;
+    }
+    EXPECT_EQ(status, 0) << error;
+    return s;
+}
+
+TEST(Record, TheTraceIsTheInstructionStreamTheEmulatorRan) {
+    TempDir dir;
+    TraceSummary s[2];
+    const char* trips[2] = {"1000", "3000"};
+    for (int i = 0; i < 2; ++i) {
+        const std::string path = dir.file(std::string("loads") + trips[i] + ".nbt");
+        json r = run_json({"--record", path, "-e", kAllInstructions, guest("guest_loops"), "loads", trips[i]});
+        s[i] = read_trace(path);
+        EXPECT_EQ(s[i].breaks, 0u) << s[i].first_break;
+        // The trace holds every user instruction and every kernel-path instruction the emulator ran.
+        EXPECT_EQ(s[i].records, all_instructions(r));
+        EXPECT_EQ(static_cast<std::uint64_t>(value_of(r)), s[i].records);
+    }
+    EXPECT_EQ(s[1].loads - s[0].loads, 2u * 2000) << "two 8-byte loads per iteration";
+    EXPECT_EQ(s[1].stores, s[0].stores);
+    const std::string sse = dir.file("sse.nbt");
+    run_json({"--record", sse, "-e", kAllInstructions, guest("guest_loops"), "sse_sd", "500"});
+    const std::string sse2 = dir.file("sse2.nbt");
+    run_json({"--record", sse2, "-e", kAllInstructions, guest("guest_loops"), "sse_sd", "700"});
+    EXPECT_EQ(read_trace(sse2).scalar_dp - read_trace(sse).scalar_dp, 2u * 200);
+}
 
 // ---- The launcher ----------------------------------------------------------------------------------------------
 
