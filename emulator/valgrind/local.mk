@@ -1,7 +1,7 @@
-# The netburst Valgrind tool and netburst-run (included from emulator/local.mk). The tool is compiled and linked
-# by its own GNU make file (tool.mk) with the flags a Valgrind tool needs; here it is wired into all, install,
-# clean and the build tree's VALGRIND_LIB directory (emulator/valgrind/lib: the tool plus links to Debian's
-# vgpreload_core and default.supp).
+# The netburst Valgrind tool (included from emulator/local.mk). The tool is compiled and linked by its own GNU make
+# file (tool.mk) with the flags a Valgrind tool needs; here it is wired into all, install, clean and the build
+# tree's VALGRIND_LIB directory (emulator/valgrind/lib: the tool plus links to Debian's vgpreload_core and
+# default.supp).
 
 NB_VGTOOL = emulator/valgrind/lib/netburst-$(VALGRIND_PLATFORM)
 NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
@@ -9,12 +9,12 @@ NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emul
 NB_VGTOOL_CXX_OWN = \
 	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
 	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \
-	emulator/valgrind/plain_text.cpp emulator/emulator.cpp
+	emulator/valgrind/plain_text.cpp
 # The emulator and table sources (tool.mk compiles their .cpp files a second time with the tool's flags).
 NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES)
 
 EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/valgrind/nb_runtime.h \
-	emulator/valgrind/netburst_client.h $(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) emulator/valgrind/model_standin.cpp \
+	emulator/valgrind/netburst_client.h $(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
 	emulator/valgrind/runtime.h emulator/valgrind/x86_classify.h emulator/valgrind/kernel_model.h \
 	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h
 

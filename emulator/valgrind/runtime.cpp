@@ -224,11 +224,11 @@ void ToolRuntime::switch_out() {
     ThreadContext& t = threads_[current_];
     t.instructions += count_;
     count_ = 0;
-    t.switched_out = emu_->now();
+    // A context switch serialises the processor: what the thread executed retires, and its events reach the PMU
+    // that was counting them, before another thread's PMU is attached.
+    t.switched_out = emu_->serialize(t.lp);
     if (config_.cpu_wide) return;
-    Pmu& pmu = emu_->pmu();
-    pmu.close_until(t.switched_out);
-    pmu.set_thread_active(t.lp, false, t.switched_out);
+    emu_->pmu().set_thread_active(t.lp, false, t.switched_out);
 }
 
 // A thread's first PMU: as after reset (or with netburst-run's program), counting from now.
@@ -281,7 +281,8 @@ void ToolRuntime::thread_exited(unsigned tid) {
     ThreadContext& t = threads_[tid];
     exited_instructions_ += t.instructions + count_;
     count_ = 0;
-    if (program_ && !config_.cpu_wide) read_events(emu_->pmu(), emu_->now(), t.lp, exited_values_, exited_unsupported_);
+    if (program_ && !config_.cpu_wide)
+        read_events(emu_->pmu(), emu_->serialize(t.lp), t.lp, exited_values_, exited_unsupported_);
     if (!config_.cpu_wide) {
         emu_->attach_pmu(nullptr);
         release_pmu(t);
@@ -329,7 +330,8 @@ int ToolRuntime::rdpmc(std::uint32_t ecx, std::uint64_t* value) { return result_
 
 int ToolRuntime::counter_status(std::uint32_t counter) {
     if (counter >= kNumCounters) return NB_GP_FAULT;
-    return unsupported(emu_->pmu(), emu_->now(), lp_, counter) ? NB_UNSUPPORTED : NB_OK;
+    const Cycle now = emu_->serialize(lp_);  // like the MSR accesses: everything executed so far is counted
+    return unsupported(emu_->pmu(), now, lp_, counter) ? NB_UNSUPPORTED : NB_OK;
 }
 
 void ToolRuntime::query(nb_emulator_info* info) {
@@ -408,12 +410,15 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
             bad[i] = exited_unsupported_[i];
         }
         if (config_.cpu_wide) {
-            read_events(emu_->pmu(), emu_->now(), -1, values, bad);
+            Cycle now = emu_->serialize(0);
+            if (config_.hyper_threading) now = emu_->serialize(1);
+            read_events(emu_->pmu(), now, -1, values, bad);
         } else {
             for (unsigned tid = 0; tid < config_.max_threads; ++tid) {
                 ThreadContext& t = threads_[tid];
                 if (!t.live || !t.pmu) continue;
-                read_events(*t.pmu, tid == current_ ? emu_->now() : t.switched_out, t.lp, values, bad);
+                const Cycle now = tid == current_ ? emu_->serialize(t.lp) : t.switched_out;
+                read_events(*t.pmu, now, t.lp, values, bad);
             }
         }
         r.num_events = program_->num_events;

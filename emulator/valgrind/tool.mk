@@ -23,10 +23,7 @@ TOOL_LDFLAGS = -static -nodefaultlibs -nostartfiles -no-pie -u _start -Wl,--buil
 	-Wl,-Ttext-segment=$(VALT_LOAD_ADDRESS) -Wl,--wrap=memmove
 TOOL_LIBS = -L$(VALGRIND_LIBDIR) -lcoregrind-$(VALGRIND_PLATFORM) -lvex-$(VALGRIND_PLATFORM) -lgcc
 
-# Until the core model has sources, a clearly marked stand-in takes the model's place (model_standin.cpp).
-SHARED_CXX = $(filter %.cpp,$(SHARED_SOURCES))
-STANDIN = $(if $(filter emulator/core/%.cpp,$(SHARED_CXX)),,emulator/valgrind/model_standin.cpp)
-CXX_SOURCES = $(sort $(CXX_OWN) $(SHARED_CXX) $(STANDIN))
+CXX_SOURCES = $(sort $(CXX_OWN) $(filter %.cpp,$(SHARED_SOURCES)))
 
 
 C_OBJS = $(patsubst %.c,$(OBJDIR)/%.o,$(C_SOURCES))
