@@ -19,9 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "emulator/model/coverage.h"
 #include "emulator/run/event_plan.h"
 #include "emulator/trace/trace_file.h"
 #include "emulator/valgrind/kernel_model.h"
+#include "table/events.h"
 
 using json = nlohmann::json;
 using namespace netburst;
@@ -535,6 +537,27 @@ TEST(Launcher, MissingValgrindNamesThePackage) {
 TEST(Launcher, MissingProgramIsReported) {
     const Outcome o = run({netburst_run(), "./no-such-program"});
     EXPECT_EQ(o.status, 127);
+}
+
+// An event whose (event, mask) the core model does not drive (model/coverage.h) reads "unsupported", never a
+// number; one it drives reads a number in the same run.
+TEST(Launcher, AnEventTheModelDoesNotDriveIsUnsupported) {
+    std::string unmodelled;
+    for (const EventDef& e : kEvents) {
+        if (!event_on_model(e, kDefaultModel)) continue;
+        for (unsigned m = 0; m < e.num_masks && unmodelled.empty(); ++m) {
+            const MaskDef& mask = e.masks[m];
+            if (!model_in(mask.models, kDefaultModel) || (mask.flags & kMaskNeedsL3)) continue;
+            if (emu::coverage(e.id, mask.bit) != emu::Coverage::NotModelled) continue;
+            const std::string name = std::string(e.name) + ":" + mask.name;
+            if (run::plan_events({name}, run::PlanOptions{})) unmodelled = name;
+        }
+        if (!unmodelled.empty()) break;
+    }
+    ASSERT_FALSE(unmodelled.empty()) << "the coverage table lists no event the model leaves out";
+    json r = run_json({"-e", unmodelled, "-e", "PAPI_TOT_INS", guest("guest_loops"), "int", "1000"});
+    EXPECT_EQ(r["events"][0]["value"], "unsupported") << unmodelled;
+    EXPECT_GT(value_of(r, 1), 4000);
 }
 
 TEST(MsrChannel, NativelyEveryCallReportsNotEmulated) {
