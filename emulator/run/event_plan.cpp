@@ -65,20 +65,13 @@ Result<EventPlan> plan_events(const std::vector<std::string>& names, const PlanO
         plan.events.push_back(std::move(u));
     }
 
-    Occupancy sibling;
-    for (unsigned lp = 0; lp < (o.hyper_threading ? 2u : 1u); ++lp) {
-        AllocContext ctx;
-        ctx.model = o.model;
-        ctx.hyper_threading = o.hyper_threading;
-        ctx.thread = lp;
-        ctx.sibling = sibling;
-        auto s = schedule_events(plan.requests, ctx);
-        if (!s) {
-            Error e = s.error();
-            if (o.hyper_threading) e.message = "logical processor " + std::to_string(lp) + ": " + e.message;
-            return e;
-        }
-        sibling = s->as_occupancy();
+    AllocContext ctx;
+    ctx.model = o.model;
+    ctx.hyper_threading = o.hyper_threading;
+    auto schedules = schedule_on_package(plan.requests, ctx);
+    if (!schedules) return schedules.error();
+    for (unsigned lp = 0; lp < schedules->size(); ++lp) {
+        const Schedule* s = &(*schedules)[lp];
         for (const MsrWrite& w : start_writes(*s)) {
             if (plan.program.num_writes[lp] == vg::EventProgram::kMaxWrites) return bad("too many events");
             plan.program.writes[lp][plan.program.num_writes[lp]++] = vg::ProgramWrite{w.msr, w.value};

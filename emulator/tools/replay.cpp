@@ -26,12 +26,12 @@ std::string hex(std::uint64_t v) {
 
 struct Programmed {
     std::vector<EventRequest> requests;
-    Schedule schedule;
+    std::vector<Schedule> schedules;  // one per logical processor
 };
 
-// Programs the event strings on one logical processor through the allocator and the encoder, exactly as the
+// Programs the event strings on every logical processor through the allocator and the encoder, exactly as the
 // PAPI component will: it never writes a register value of its own.
-Result<Programmed> program_events(Emulator& emu, const ReplayOptions& o, unsigned thread, const Occupancy& sibling) {
+Result<Programmed> program_events(Emulator& emu, const ReplayOptions& o) {
     Programmed p;
     for (const std::string& text : o.events) {
         auto r = parse_event(text, o.model);
@@ -41,18 +41,13 @@ Result<Programmed> program_events(Emulator& emu, const ReplayOptions& o, unsigne
     AllocContext ctx;
     ctx.model = o.model;
     ctx.hyper_threading = o.hyper_threading;
-    ctx.thread = thread;
-    ctx.sibling = sibling;
-    auto s = schedule_events(p.requests, ctx);
-    if (!s) {
-        Error e = s.error();
-        if (o.hyper_threading) e.message = "logical processor " + std::to_string(thread) + ": " + e.message;
-        return e;
-    }
-    p.schedule = *s;
-    for (const MsrWrite& w : start_writes(p.schedule))
-        if (emu.write_msr(thread, w.msr, w.value) != MsrResult::Ok)
-            return bad("the emulator refused wrmsr " + hex(w.msr) + " " + hex(w.value) + " (a #GP): this is a bug");
+    auto s = schedule_on_package(p.requests, ctx);
+    if (!s) return s.error();
+    p.schedules = *s;
+    for (unsigned lp = 0; lp < p.schedules.size(); ++lp)
+        for (const MsrWrite& w : start_writes(p.schedules[lp]))
+            if (emu.write_msr(lp, w.msr, w.value) != MsrResult::Ok)
+                return bad("the emulator refused wrmsr " + hex(w.msr) + " " + hex(w.value) + " (a #GP): this is a bug");
     return p;
 }
 
@@ -111,15 +106,11 @@ Result<ReplayResult> run_replay(const ReplayOptions& options) {
         auto applied = apply_msr_script(*emu, memory, o);
         if (!applied) return applied.error();
     }
-    std::vector<Programmed> programmed;
+    Programmed programmed;
     if (!o.events.empty()) {
-        Occupancy sibling;
-        for (unsigned t = 0; t < (o.hyper_threading ? 2u : 1u); ++t) {
-            auto p = program_events(*emu, o, t, sibling);
-            if (!p) return p.error();
-            sibling = p->schedule.as_occupancy();
-            programmed.push_back(std::move(p.value()));
-        }
+        auto p = program_events(*emu, o);
+        if (!p) return p.error();
+        programmed = std::move(p.value());
     }
 
     // Run: with two traces, the core chooses which logical processor supplies the next instruction.
@@ -154,17 +145,17 @@ Result<ReplayResult> run_replay(const ReplayOptions& options) {
         result.threads[t].uops_retired = s.uops_retired;
         result.threads[t].bogus_uops = s.bogus_uops;
     }
-    for (unsigned t = 0; t < programmed.size(); ++t) {
-        const Programmed& p = programmed[t];
-        for (std::size_t i = 0; i < p.requests.size(); ++i) {
+    for (unsigned t = 0; t < programmed.schedules.size(); ++t) {
+        const Schedule& schedule = programmed.schedules[t];
+        for (std::size_t i = 0; i < programmed.requests.size(); ++i) {
             EventValue v;
-            v.event = canonical_name(p.requests[i]);
+            v.event = canonical_name(programmed.requests[i]);
             v.thread = t;
-            v.counter = p.schedule.requests[i].result_counter;
+            v.counter = schedule.requests[i].result_counter;
             emu->read_pmc(t, static_cast<std::uint32_t>(v.counter), &v.value);
             v.unsupported = emu->counter_unsupported(static_cast<unsigned>(v.counter));
             // A tagged metric's count is only meaningful if its upstream unit is modelled too.
-            for (const PlacedUnit& u : p.schedule.requests[i].units)
+            for (const PlacedUnit& u : schedule.requests[i].units)
                 if (u.counter >= 0 && emu->counter_unsupported(static_cast<unsigned>(u.counter))) v.unsupported = true;
             result.events.push_back(v);
         }

@@ -152,3 +152,24 @@ Result<Schedule> schedule_events(const std::vector<EventRequest>& requests, cons
 }
 
 }  // namespace netburst
+
+namespace netburst {
+
+Result<std::vector<Schedule>> schedule_on_package(const std::vector<EventRequest>& requests, AllocContext ctx) {
+    std::vector<Schedule> out;
+    ctx.sibling = Occupancy{};
+    for (unsigned lp = 0; lp < (ctx.hyper_threading ? 2u : 1u); ++lp) {
+        ctx.thread = lp;
+        auto s = schedule_events(requests, ctx);
+        if (!s) {
+            Error e = s.error();
+            if (ctx.hyper_threading) e.message = "logical processor " + std::to_string(lp) + ": " + e.message;
+            return e;
+        }
+        ctx.sibling = s->as_occupancy();
+        out.push_back(*s);
+    }
+    return out;
+}
+
+}  // namespace netburst

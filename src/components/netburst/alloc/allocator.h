@@ -20,6 +20,11 @@ namespace netburst {
 // Schedules the set; on failure the error is Conflict (with the explanation) or BadInput (a bad context).
 Result<Schedule> schedule_events(const std::vector<EventRequest>& requests, const AllocContext& ctx);
 
+// Schedules the same event set on every logical processor of a package: logical processor 0 alone without
+// Hyper-Threading; with it, 0 and then 1 around what 0 holds (the two never claim the same counter or ESCR, and
+// share the replay metric). ctx.thread is ignored; a refusal names the logical processor.
+Result<std::vector<Schedule>> schedule_on_package(const std::vector<EventRequest>& requests, AllocContext ctx);
+
 // Feasibility without the explanation work: fills *out and returns true, or returns false.
 bool try_schedule(const std::vector<EventRequest>& requests, const AllocContext& ctx, Schedule* out);
 
