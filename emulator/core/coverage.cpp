@@ -71,11 +71,12 @@ constexpr Row table_row(EventId id) {
         return row(A, "A page walk per DTLB miss (64 entries, fully associative, LRU) and per ITLB miss; wrong-path "
                       "uops do not access memory, so their speculative walks are missing.");
     case EventId::BsqCacheReference:
-        return with(with(row(A, "L2 (and L3) lookups of loads, code fetches and committed stores, Exclusive or "
-                                "Modified; no other agents are modelled so lines are never Shared (HITS never "
-                                "occurs), and there is no hardware prefetcher."),
-                         0, N),
-                    3, N);
+        // HITS (a hit on a Shared line) is exact as zero, not unmodelled: the emulated machine is one package with
+        // no other caching agent on the bus, and its two logical processors share the L2, so no line is ever
+        // Shared. Treating HITS as unsupported would refuse PAPI_L2_TCH and PAPI_L2_TCA, whose recipes OR it in.
+        return row(A, "L2 (and L3) lookups of loads, code fetches and committed stores, Exclusive or Modified; no "
+                      "other caching agent is modelled, so no line is ever Shared and HITS counts zero, as on a "
+                      "single-package machine; there is no hardware prefetcher.");
     case EventId::IoqAllocation:
     case EventId::IoqActiveEntries: return kIoq;
     case EventId::FsbDataActivity:

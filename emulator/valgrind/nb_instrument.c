@@ -289,6 +289,16 @@ static void scan_stmt(Scan* s, IRSB* sb, IRStmt* st) {
     }
 }
 
+/* An exit that leaves after the instruction has completed: VEX checks some x87/SSE control-word loads (fldcw,
+ * fldenv, ldmxcsr) after doing them and, when the new mode is one it cannot emulate exactly (round to zero, for
+ * instance), leaves the block for the next instruction with an emulation warning. The instruction retired; its
+ * record must be committed on that path, or it is lost (PAPI's validation test papi_tot_ins found this: its fldcw
+ * loop counted 8 instructions per iteration instead of 9). */
+static Bool is_completing_exit(const Insn* in, IRStmt* st) {
+    return st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_EmWarn && st->Ist.Exit.dst->tag == Ico_U64 &&
+           st->Ist.Exit.dst->Ico.U64 == in->d.pc + in->d.length;
+}
+
 /* Which exits of an instruction are its own (the branch, or the rep termination and continuation). */
 static Bool is_relevant_exit(const Insn* in, IRStmt* st, Int nth_boring) {
     return st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring && nth_boring < in->relevant_exits;
@@ -527,6 +537,9 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
                     committed = next;
                 }
                 exits++;
+            } else if (is_completing_exit(in, st) && access >= in->d.num_mem) {
+                /* Every address is written by now: leaving here, the record is complete. */
+                emit_commit(out, base, next, st->Ist.Exit.guard, committed);
             }
             addStmtToIRSB(out, st);
         }

@@ -16,7 +16,7 @@
 typedef uint64_t (*loop_fn)(uint64_t, void*, const uint64_t*);
 #define LOOP(name) uint64_t nb_loop_##name(uint64_t, void*, const uint64_t*);
 LOOP(int) LOOP(branches) LOOP(loads) LOOP(stores) LOOP(x87) LOOP(sse_sd) LOOP(sse_ss) LOOP(sse_pd) LOOP(sse_ps)
-LOOP(mmx) LOOP(simd_int)
+LOOP(mmx) LOOP(simd_int) LOOP(fldcw)
 
 static const struct {
     const char* name;
@@ -25,6 +25,7 @@ static const struct {
     {"int", nb_loop_int},       {"branches", nb_loop_branches}, {"loads", nb_loop_loads}, {"stores", nb_loop_stores},
     {"x87", nb_loop_x87},       {"sse_sd", nb_loop_sse_sd},     {"sse_ss", nb_loop_sse_ss}, {"sse_pd", nb_loop_sse_pd},
     {"sse_ps", nb_loop_sse_ps}, {"mmx", nb_loop_mmx},           {"simd_int", nb_loop_simd_int},
+    {"fldcw", nb_loop_fldcw},
 };
 
 static uint64_t buffer[16] __attribute__((aligned(64)));

@@ -31,6 +31,9 @@
 #   nb_loop_sse_ps    4 instructions, 2 packed single (addps, mulps)
 #   nb_loop_mmx       4 instructions, 2 MMX (paddw, psubw on mm registers)
 #   nb_loop_simd_int  4 instructions, 2 SSE2 integer (paddd, psubd on xmm registers)
+#   nb_loop_fldcw     8 instructions: fnstcw, movzwl, movb, movw, fldcw (round to zero), fldcw (back), sub, jnz;
+#                     Valgrind leaves the block after a round-to-zero fldcw (it cannot emulate that mode exactly),
+#                     and that instruction must still be counted
 # Each returns n.
 
         .text
@@ -165,5 +168,16 @@ BEGIN nb_loop_simd_int
         sub $1, %rcx
         jnz 1b
 END nb_loop_simd_int
+
+BEGIN nb_loop_fldcw
+1:      fnstcw (%rsi)
+        movzwl (%rsi), %eax
+        movb $12, %ah
+        movw %ax, 8(%rsi)
+        fldcw 8(%rsi)
+        fldcw (%rsi)
+        sub $1, %rcx
+        jnz 1b
+END nb_loop_fldcw
 
         .section .note.GNU-stack,"",@progbits
