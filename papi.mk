@@ -46,7 +46,8 @@ TESTS += tests/unit/component_tests
 if WITH_PAPI
 PAPI_WORK = papi/work
 PAPI_SRC = $(PAPI_WORK)/src
-PAPI_PATCHES =
+PAPI_PATCHES = \
+	patches/papi/0001-preset-loading-before-the-first-thread.patch
 EXTRA_DIST += $(PAPI_PATCHES)
 
 # How PAPI is configured:
@@ -98,16 +99,19 @@ papi-build: papi/stamp-configure papi/netburst_cxx.o papi/papi_events.csv
 	@echo "  PAPI     make (log: papi/build.log)"
 	@$(MAKE) -C $(PAPI_SRC) > papi/build.log 2>&1 || \
 		{ tail -n 60 papi/build.log; echo "PAPI's build failed: see papi/build.log"; exit 1; }
-all-local: papi-build
 
-install-exec-local: papi-install
 papi-install: papi-build
 	$(MAKE) -C $(PAPI_SRC) install DESTDIR='$(DESTDIR)'
 
-clean-local: papi-clean
 papi-clean:
 	rm -rf $(PAPI_WORK) papi/stamp-tree papi/stamp-configure papi/netburst_cxx.o papi/papi_events.csv \
 		papi/configure.log papi/build.log
 distclean-local:
 	rm -rf papi
+else
+papi-build papi-install papi-clean:
+	@:
 endif
+all-local: papi-build
+install-exec-local: papi-install
+clean-local: papi-clean
