@@ -108,6 +108,8 @@ papi-clean:
 		papi/configure.log papi/build.log
 distclean-local:
 	rm -rf papi
+
+include $(srcdir)/tests/integration/papi/local.mk
 else
 papi-build papi-install papi-clean:
 	@:
