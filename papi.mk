@@ -47,7 +47,8 @@ if WITH_PAPI
 PAPI_WORK = papi/work
 PAPI_SRC = $(PAPI_WORK)/src
 PAPI_PATCHES = \
-	patches/papi/0001-preset-loading-before-the-first-thread.patch
+	patches/papi/0001-preset-loading-before-the-first-thread.patch \
+	patches/papi/0002-validation-test-repetitions.patch
 EXTRA_DIST += $(PAPI_PATCHES)
 
 # How PAPI is configured:

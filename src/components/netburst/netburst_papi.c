@@ -187,6 +187,10 @@ static int _netburst_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *optio
 	case PAPI_GRANUL:
 		/* Counts follow the thread: the emulator gives each thread its own PMU. */
 		return option->granularity.granularity == PAPI_GRN_THR ? PAPI_OK : PAPI_EINVAL;
+	case PAPI_DEF_ITIMER:
+	case PAPI_DEF_ITIMER_NS:
+		/* PAPI's software overflow and multiplexing timers are PAPI's; nothing in the PMU depends on them. */
+		return PAPI_OK;
 	default:
 		return PAPI_ENOSUPP;
 	}

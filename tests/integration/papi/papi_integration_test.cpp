@@ -26,13 +26,13 @@ std::string env(const char* name) {
     return v;
 }
 
-struct Run {
+struct Outcome {
     int status = -1;
     std::string output;  // stdout and stderr
 };
 
-Run run(const std::string& command) {
-    Run r;
+Outcome run(const std::string& command) {
+    Outcome r;
     FILE* p = popen((command + " 2>&1").c_str(), "r");
     if (!p) return r;
     char buf[4096];
@@ -61,11 +61,12 @@ std::map<std::string, long long> counts_of(const std::string& output) {
     return out;
 }
 
-// One event's expected count per iteration: exact when tolerance is 0, else within +-tolerance (relative).
+// One event's expected count per iteration: exact, or within +-tolerance (relative) plus slack (absolute).
 struct Expect {
     std::string event;
     double per_iteration;
     double tolerance = 0;
+    double slack = 0;
 };
 
 // Runs known_work on the emulator and checks each event against its expectation.
@@ -73,7 +74,7 @@ void expect_counts(const std::string& kernel, const std::vector<Expect>& expect,
                    const std::string& environment = "") {
     std::string command = environment + " " + emulated(guest("known_work") + " " + options + " " + kernel);
     for (const Expect& e : expect) command += " " + e.event;
-    const Run r = run(command);
+    const Outcome r = run(command);
     ASSERT_EQ(r.status, 0) << command << "\n" << r.output;
     auto counts = counts_of(r.output);
     const std::size_t at = r.output.find(" iterations ");
@@ -83,10 +84,10 @@ void expect_counts(const std::string& kernel, const std::vector<Expect>& expect,
         ASSERT_TRUE(counts.count(e.event)) << e.event << " missing in\n" << r.output;
         const double expected = e.per_iteration * static_cast<double>(iterations);
         const double got = static_cast<double>(counts[e.event]);
-        if (e.tolerance == 0)
+        if (e.tolerance == 0 && e.slack == 0)
             EXPECT_EQ(counts[e.event], static_cast<long long>(expected)) << kernel << " " << e.event;
         else
-            EXPECT_NEAR(got, expected, e.tolerance * expected) << kernel << " " << e.event;
+            EXPECT_NEAR(got, expected, e.tolerance * expected + e.slack) << kernel << " " << e.event;
     }
 }
 
@@ -96,13 +97,20 @@ void expect_counts(const std::string& kernel, const std::vector<Expect>& expect,
 
 TEST(Presets, InstructionsAndBranches) {
     expect_counts("alu", {{"PAPI_TOT_INS", 4}, {"PAPI_BR_TKN", 1}, {"PAPI_BR_NTK", 0}});
-    expect_counts("alu", {{"PAPI_BR_INS", 1}, {"PAPI_BR_PRC", 1}, {"PAPI_BR_MSP", 0}, {"PAPI_TOT_IIS", 4}});
+    // The loop's branches are all predicted; PAPI's own code between start and stop mispredicts a few branches,
+    // how many depends on the predictor's history, which the loop length changes: up to kMispredictSlack of
+    // them, and their wrong-path instructions in PAPI_TOT_IIS (issued, bogus included).
+    constexpr double kMispredictSlack = 100;
+    expect_counts("alu", {{"PAPI_BR_INS", 1},
+                          {"PAPI_BR_PRC", 1, 0, kMispredictSlack},
+                          {"PAPI_BR_MSP", 0, 0, kMispredictSlack},
+                          {"PAPI_TOT_IIS", 4, 0, 50 * kMispredictSlack}});
     expect_counts("branch", {{"PAPI_BR_INS", 2}, {"PAPI_BR_CN", 2}, {"PAPI_TOT_INS", 5}});
     expect_counts("branch", {{"PAPI_BR_TKN", 1}, {"PAPI_BR_NTK", 1}});
 }
 
 TEST(Presets, CyclesAreCounted) {
-    const Run r = run(emulated(guest("known_work") + " alu PAPI_TOT_CYC PAPI_TOT_INS"));
+    const Outcome r = run(emulated(guest("known_work") + " alu PAPI_TOT_CYC PAPI_TOT_INS"));
     ASSERT_EQ(r.status, 0) << r.output;
     auto c = counts_of(r.output);
     // A dependent add chain: at least a cycle per iteration, and not pathologically slow.
@@ -119,8 +127,12 @@ TEST(Presets, LoadsAndStores) {
 
 TEST(Presets, FloatingPointAndVectors) {
     expect_counts("sse_scalar", {{"PAPI_FP_INS", 1}, {"PAPI_FP_OPS", 1}});
-    expect_counts("sse_packed", {{"PAPI_VEC_INS", 1}, {"PAPI_VEC_DP", 1}});
-    expect_counts("sse_packed", {{"PAPI_FP_INS", 0}, {"PAPI_VEC_SP", 0}});
+    // PAPI_VEC_INS, PAPI_VEC_DP and PAPI_FP_INS each need their own upstream events on the two FIRM ESCRs: one
+    // preset per event set.
+    expect_counts("sse_packed", {{"PAPI_VEC_INS", 1}});
+    expect_counts("sse_packed", {{"PAPI_VEC_DP", 1}});
+    expect_counts("sse_packed", {{"PAPI_VEC_SP", 0}});
+    expect_counts("sse_packed", {{"PAPI_FP_INS", 0}});
     expect_counts("x87", {{"PAPI_FP_INS", 0}});  // the default variant counts SSE
     expect_counts("x87", {{"PAPI_FP_INS", 1}, {"PAPI_FP_OPS", 1}}, "", "PAPI_NETBURST_FP=x87");
     expect_counts("sse_scalar", {{"PAPI_FP_INS", 1}}, "", "PAPI_NETBURST_FP=x87_sse_dp");
@@ -135,7 +147,7 @@ TEST(Presets, CacheAndTlbMissesOfAColdSweep) {
 }
 
 TEST(Presets, EveryOtherPresetStartsAndCounts) {
-    const Run r = run(emulated(guest("known_work") + " alu PAPI_L1_ICM PAPI_L1_ICA PAPI_RES_STL PAPI_TLB_IM"));
+    const Outcome r = run(emulated(guest("known_work") + " alu PAPI_L1_ICM PAPI_L1_ICA PAPI_RES_STL PAPI_TLB_IM"));
     EXPECT_EQ(r.status, 0) << r.output;
 }
 
@@ -153,8 +165,8 @@ TEST(Natives, AnyMaskOrderPrefixesAndModifiers) {
 
 TEST(Domains, UserKernelAndAll) {
     expect_counts("syscall", {{"PAPI_TOT_INS", 120}}, "-d kernel -n 2000");
-    const Run user = run(emulated(guest("known_work") + " -d user -n 2000 syscall PAPI_TOT_INS"));
-    const Run all = run(emulated(guest("known_work") + " -d all -n 2000 syscall PAPI_TOT_INS"));
+    const Outcome user = run(emulated(guest("known_work") + " -d user -n 2000 syscall PAPI_TOT_INS"));
+    const Outcome all = run(emulated(guest("known_work") + " -d all -n 2000 syscall PAPI_TOT_INS"));
     ASSERT_EQ(user.status, 0) << user.output;
     ASSERT_EQ(all.status, 0) << all.output;
     const long long u = counts_of(user.output)["PAPI_TOT_INS"], a = counts_of(all.output)["PAPI_TOT_INS"];
@@ -165,7 +177,7 @@ TEST(Domains, UserKernelAndAll) {
 // --- PAPI semantics: conflicts, several event sets, reset/accum/write, 64 bits, multiplexing, threads ---------
 
 TEST(Semantics, AsUsersRelyOnThem) {
-    const Run r = run(emulated(guest("semantics")));
+    const Outcome r = run(emulated(guest("semantics")));
     EXPECT_EQ(r.status, 0) << r.output;
     for (const char* check : {"conflict_is_ECNFLCT", "conflict_explained", "conflict_keeps_the_set",
                               "set_a_counts_its_loop", "set_b_counts_its_loop", "stopped_set_keeps_values",
@@ -179,7 +191,7 @@ TEST(Semantics, AsUsersRelyOnThem) {
 // --- PAPI's Fortran interface --------------------------------------------------------------------------------
 
 TEST(Fortran, CountsADotProduct) {
-    const Run r = run(emulated(guest("fortran_counts")));
+    const Outcome r = run(emulated(guest("fortran_counts")));
     ASSERT_EQ(r.status, 0) << r.output;
     auto c = counts_of(r.output);
     const long long elements = c["elements"];
@@ -192,7 +204,7 @@ TEST(Fortran, CountsADotProduct) {
 // --- PAPI's tools -------------------------------------------------------------------------------------------
 
 TEST(Tools, ComponentAvailShowsTheActiveComponent) {
-    const Run r = run(emulated(tool("papi_component_avail")));
+    const Outcome r = run(emulated(tool("papi_component_avail")));
     ASSERT_EQ(r.status, 0) << r.output;
     const std::size_t active = r.output.find("Active components:");
     ASSERT_NE(active, std::string::npos) << r.output;
@@ -202,14 +214,14 @@ TEST(Tools, ComponentAvailShowsTheActiveComponent) {
 }
 
 TEST(Tools, ComponentAvailExplainsWhyNotNatively) {
-    const Run r = run(tool("papi_component_avail"));
+    const Outcome r = run(tool("papi_component_avail"));
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("Disabled: "), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("run it under netburst-run"), std::string::npos) << r.output;
 }
 
 TEST(Tools, AvailListsThePresets) {
-    const Run r = run(emulated(tool("papi_avail") + " -a"));
+    const Outcome r = run(emulated(tool("papi_avail") + " -a"));
     ASSERT_EQ(r.status, 0) << r.output;
     for (const char* p : {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_TOT_IIS", "PAPI_BR_INS", "PAPI_BR_TKN", "PAPI_BR_NTK",
                           "PAPI_BR_MSP", "PAPI_BR_PRC", "PAPI_L1_DCM", "PAPI_L1_LDM", "PAPI_L2_LDM", "PAPI_L2_TCM",
@@ -217,22 +229,22 @@ TEST(Tools, AvailListsThePresets) {
                           "PAPI_TLB_TL", "PAPI_LD_INS", "PAPI_SR_INS", "PAPI_LST_INS", "PAPI_FP_INS", "PAPI_FP_OPS",
                           "PAPI_VEC_INS", "PAPI_RES_STL"})
         EXPECT_NE(r.output.find(std::string(p) + " "), std::string::npos) << p;
-    const Run details = run(emulated(tool("papi_avail") + " -e PAPI_L1_DCM"));
+    const Outcome details = run(emulated(tool("papi_avail") + " -e PAPI_L1_DCM"));
     EXPECT_NE(details.output.find("1stL_cache_load_miss_retired:NBOGUS"), std::string::npos) << details.output;
 }
 
 TEST(Tools, NativeAvailListsEventsMasksAndMetrics) {
-    const Run r = run(emulated(tool("papi_native_avail")));
+    const Outcome r = run(emulated(tool("papi_native_avail")));
     ASSERT_EQ(r.status, 0) << r.output;
     for (const char* s : {"netburst:::branch_retired", ":MMTM", "netburst:::1stL_cache_load_miss_retired",
                           "netburst:::replay_event", ":L1_LD_MISS", ":TAG0", "branches retired"})
         EXPECT_NE(r.output.find(s), std::string::npos) << s;
-    const Run one = run(emulated(tool("papi_native_avail") + " -e netburst:::branch_retired:MMTM:MMNP"));
+    const Outcome one = run(emulated(tool("papi_native_avail") + " -e netburst:::branch_retired:MMTM:MMNP"));
     EXPECT_NE(one.output.find("netburst:::branch_retired:MMNP:MMTM"), std::string::npos) << one.output;
 }
 
 TEST(Tools, CommandLineCountsBranchMispredictionsAndL1Misses) {
-    const Run r = run(emulated(tool("papi_command_line") + " PAPI_BR_MSP PAPI_L1_DCM"));
+    const Outcome r = run(emulated(tool("papi_command_line") + " PAPI_BR_MSP PAPI_L1_DCM"));
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("Successfully added: PAPI_BR_MSP"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("Successfully added: PAPI_L1_DCM"), std::string::npos) << r.output;
@@ -240,7 +252,7 @@ TEST(Tools, CommandLineCountsBranchMispredictionsAndL1Misses) {
 }
 
 TEST(Tools, EventChooserKnowsWhatFits) {
-    const Run r = run(emulated(tool("papi_event_chooser") + " PRESET PAPI_L1_DCM"));
+    const Outcome r = run(emulated(tool("papi_event_chooser") + " PRESET PAPI_L1_DCM"));
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("PAPI_TOT_INS "), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("PAPI_L1_LDM "), std::string::npos) << "the same replay metric fits";
@@ -248,10 +260,10 @@ TEST(Tools, EventChooserKnowsWhatFits) {
 }
 
 TEST(Tools, CostAndDecode) {
-    const Run cost = run(emulated(tool("papi_cost") + " -t 200"));
+    const Outcome cost = run(emulated(tool("papi_cost") + " -t 200"));
     ASSERT_EQ(cost.status, 0) << cost.output;
     EXPECT_NE(cost.output.find("Total cost for PAPI_read"), std::string::npos) << cost.output;
-    const Run decode = run(emulated(tool("papi_decode") + " -a"));
+    const Outcome decode = run(emulated(tool("papi_decode") + " -a"));
     ASSERT_EQ(decode.status, 0) << decode.output;
     EXPECT_NE(decode.output.find("PAPI_BR_MSP,NOT_DERIVED,"), std::string::npos) << decode.output;
     EXPECT_NE(decode.output.find("mispred_branch_retired:BOGUS"), std::string::npos) << decode.output;

@@ -135,19 +135,26 @@ static void reset_accum_write(void)
 }
 
 /* PAPI's software multiplexing: events that cannot share the PMU (two replay metrics, loads and stores by
- * front-end tagging) take turns, and PAPI scales each to the whole run. */
+ * front-end tagging) take turns, and PAPI scales each to the whole run. The time slice is 100 ms of the
+ * program's CPU time instead of PAPI's 10 ms: under the emulator 10 ms are only some 50,000 guest instructions,
+ * and PAPI's own switching code, which runs in the guest, would be a large part of every slice
+ * (doc/papi-component.md, "Multiplexing"). */
 static void multiplexing(void)
 {
 	const char *events[] = {"PAPI_TOT_INS", "PAPI_L1_LDM", "PAPI_L2_LDM", "PAPI_LD_INS", "PAPI_SR_INS", "PAPI_BR_INS"};
 	static uint64_t word;
-	const long n = 3000000;
+	const long n = 10000000;
 	long long v[6];
 	int set = PAPI_NULL, i, rc;
 
 	PAPI_multiplex_init();
 	PAPI_create_eventset(&set);
 	PAPI_assign_eventset_component(set, 0);
-	rc = PAPI_set_multiplex(set);
+	PAPI_option_t option;
+	memset(&option, 0, sizeof option);
+	option.multiplex.eventset = set;
+	option.multiplex.ns = 100000000;
+	rc = PAPI_set_opt(PAPI_MULTIPLEX, &option);
 	CHECK("set_multiplex", rc == PAPI_OK, "%s", PAPI_strerror(rc));
 	for (i = 0; i < 6; i++) {
 		rc = PAPI_add_named_event(set, events[i]);
@@ -158,10 +165,12 @@ static void multiplexing(void)
 	PAPI_stop(set, v);
 	printf("multiplexed TOT_INS %lld L1_LDM %lld L2_LDM %lld LD_INS %lld SR_INS %lld BR_INS %lld\n", v[0], v[1],
 	       v[2], v[3], v[4], v[5]);
-	/* Scaled estimates: within 15% of the work (doc/papi-component.md, "Multiplexing"). */
-	CHECK("mpx_tot_ins", v[0] > 3 * n * 85 / 100 && v[0] < 3 * n * 115 / 100, "%lld for %ld", v[0], 3 * n);
-	CHECK("mpx_ld_ins", v[3] > n * 85 / 100 && v[3] < n * 115 / 100, "%lld for %ld", v[3], n);
-	CHECK("mpx_br_ins", v[5] > n * 85 / 100 && v[5] < n * 115 / 100, "%lld for %ld", v[5], n);
+	/* PAPI's estimates of a steady loop: within 25% of the work. Most runs give every estimate within 0.5%;
+	   in some, PAPI's extrapolation leaves one event short by about one of its slices (11-17% here, where each
+	   event runs in only a dozen slices; doc/papi-component.md, "Multiplexing"). */
+	CHECK("mpx_tot_ins", v[0] > 3 * n * 75 / 100 && v[0] < 3 * n * 125 / 100, "%lld for %ld", v[0], 3 * n);
+	CHECK("mpx_ld_ins", v[3] > n * 75 / 100 && v[3] < n * 125 / 100, "%lld for %ld", v[3], n);
+	CHECK("mpx_br_ins", v[5] > n * 75 / 100 && v[5] < n * 125 / 100, "%lld for %ld", v[5], n);
 	CHECK("mpx_sr_ins_small", v[4] < n / 100, "%lld stores in a loop of loads", v[4]);
 	CHECK("mpx_l1_ldm_small", v[1] < n / 100, "%lld L1 load misses re-reading one word", v[1]);
 	PAPI_cleanup_eventset(set);
