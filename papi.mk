@@ -96,6 +96,9 @@ papi/stamp-configure: papi/stamp-tree
 	 test "$$first" = netburst || { echo "PAPI's configure made $$first component 0, not netburst"; exit 1; }
 	@touch $@
 
+# Variables given on make's command line (make check TESTS=..., make CFLAGS=...) are not PAPI's: keep them out of
+# PAPI's make, which has variables of those names.
+papi-build papi-install: MAKEOVERRIDES =
 papi-build: papi/stamp-configure papi/netburst_cxx.o papi/papi_events.csv
 	@echo "  PAPI     make (log: papi/build.log)"
 	@$(MAKE) -C $(PAPI_SRC) > papi/build.log 2>&1 || \
@@ -106,15 +109,26 @@ papi-install: papi-build
 
 papi-clean:
 	rm -rf $(PAPI_WORK) papi/stamp-tree papi/stamp-configure papi/netburst_cxx.o papi/papi_events.csv \
-		papi/configure.log papi/build.log
+		papi/configure.log papi/build.log papi-demo
 distclean-local:
 	rm -rf papi
 
+# The PAPI example of `make demo`: scalar SSE2 (-fno-tree-vectorize), so that PAPI_FP_INS counts every
+# floating-point operation; linked with this build's libpapi.
+NB_DEMO_PAPI = examples/papi_matmul
+examples/papi_matmul: $(srcdir)/examples/papi_matmul.c $(PAPI_SRC)/libpapi.a
+	@$(MKDIR_P) examples
+	$(AM_V_CC)$(CC) -O2 -fno-tree-vectorize -g -I$(PAPI_SRC) $(WARN_CFLAGS) -o $@ $(srcdir)/examples/papi_matmul.c \
+		-L$(PAPI_SRC) -lpapi -Wl,-rpath,$(abs_builddir)/$(PAPI_SRC)
+CLEANFILES += examples/papi_matmul
+
 include $(srcdir)/tests/integration/papi/local.mk
 else
+NB_DEMO_PAPI =
 papi-build papi-install papi-clean:
 	@:
 endif
+EXTRA_DIST += examples/papi_matmul.c
 all-local: papi-build
 install-exec-local: papi-install
 clean-local: papi-clean

@@ -34,6 +34,6 @@ tests_integration_papi_papi_integration_test_LDADD = $(GTEST_LIBS)
 tests_integration_papi_papi_integration_test_SOURCES = tests/integration/papi/papi_integration_test.cpp
 EXTRA_tests_integration_papi_papi_integration_test_DEPENDENCIES = $(NB_PAPI_GUESTS)
 TESTS += tests/integration/papi/papi_integration_test
-AM_TESTS_ENVIRONMENT += NETBURST_RUN=$(abs_builddir)/netburst-run$(EXEEXT); export NETBURST_RUN; \
-	NB_PAPI_GUESTS=$(abs_builddir)/$(NB_PAPI_GUEST_DIR); export NB_PAPI_GUESTS; \
+# $NETBURST_RUN comes from tests/integration/local.mk.
+AM_TESTS_ENVIRONMENT += NB_PAPI_GUESTS=$(abs_builddir)/$(NB_PAPI_GUEST_DIR); export NB_PAPI_GUESTS; \
 	NB_PAPI_UTILS=$(abs_builddir)/$(PAPI_SRC)/utils; export NB_PAPI_UTILS;
