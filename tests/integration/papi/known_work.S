@@ -64,6 +64,14 @@ nb_branch_loop:
 	jnz	1b
 2:	ret
 
+# 3 instructions: 1 unconditional jump, 1 conditional branch (taken).
+	.globl nb_jump_loop
+nb_jump_loop:
+1:	jmp	2f
+2:	dec	%rdi
+	jnz	1b
+	ret
+
 # 4 instructions: 1 load from p + i * stride, 1 branch: with stride 64 every load touches a new cache line, with
 # stride 4096 a new page.
 	.globl nb_stride_loop

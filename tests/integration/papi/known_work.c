@@ -26,6 +26,7 @@ void nb_sse_scalar_loop(long n);
 void nb_sse_packed_loop(long n);
 void nb_x87_loop(long n);
 void nb_branch_loop(long n);
+void nb_jump_loop(long n);
 void nb_stride_loop(long n, void *p, long stride);
 
 static long stride_of(const char *kernel)
@@ -53,6 +54,7 @@ static void run_kernel(const char *kernel, long n, void *buffer)
 	else if (strcmp(kernel, "sse_packed") == 0) nb_sse_packed_loop(n);
 	else if (strcmp(kernel, "x87") == 0) nb_x87_loop(n);
 	else if (strcmp(kernel, "branch") == 0) nb_branch_loop(n);
+	else if (strcmp(kernel, "jump") == 0) nb_jump_loop(n);
 	else if (strcmp(kernel, "syscall") == 0) {
 		for (i = 0; i < n; i++)
 			syscall(SYS_getppid);

@@ -107,6 +107,8 @@ TEST(Presets, InstructionsAndBranches) {
                           {"PAPI_TOT_IIS", 4, 0, 50 * kMispredictSlack}});
     expect_counts("branch", {{"PAPI_BR_INS", 2}, {"PAPI_BR_CN", 2}, {"PAPI_TOT_INS", 5}});
     expect_counts("branch", {{"PAPI_BR_TKN", 1}, {"PAPI_BR_NTK", 1}});
+    expect_counts("jump", {{"PAPI_BR_UCN", 1}, {"PAPI_BR_CN", 1}, {"PAPI_TOT_INS", 3}});
+    expect_counts("alu", {{"PAPI_BR_UCN", 0}});
 }
 
 TEST(Presets, CyclesAreCounted) {
@@ -224,6 +226,7 @@ TEST(Tools, AvailListsThePresets) {
     const Outcome r = run(emulated(tool("papi_avail") + " -a"));
     ASSERT_EQ(r.status, 0) << r.output;
     for (const char* p : {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_TOT_IIS", "PAPI_BR_INS", "PAPI_BR_TKN", "PAPI_BR_NTK",
+                          "PAPI_BR_CN", "PAPI_BR_UCN",
                           "PAPI_BR_MSP", "PAPI_BR_PRC", "PAPI_L1_DCM", "PAPI_L1_LDM", "PAPI_L2_LDM", "PAPI_L2_TCM",
                           "PAPI_L2_TCA", "PAPI_L2_TCH", "PAPI_L1_ICM", "PAPI_L1_ICA", "PAPI_TLB_DM", "PAPI_TLB_IM",
                           "PAPI_TLB_TL", "PAPI_LD_INS", "PAPI_SR_INS", "PAPI_LST_INS", "PAPI_FP_INS", "PAPI_FP_OPS",

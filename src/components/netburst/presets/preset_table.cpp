@@ -44,6 +44,15 @@ std::vector<PresetDef> base_presets() {
         {"PAPI_BR_CN", D::NotDerived, {"retired_branch_type:CONDITIONAL"},
          "the SDM warns that conditional branches may be overcounted during trace builds and pipeline clears",
          "counts retired conditional jumps", "19-28 (retired_branch_type)", nullptr},
+        {"PAPI_BR_UCN", D::Sub, {"branch_retired:MMNP:MMNM:MMTP:MMTM", "retired_branch_type:CONDITIONAL"},
+         "all retired branches minus the conditional ones; low if CONDITIONAL overcounts (see PAPI_BR_CN)",
+         "branch_retired with all four masks counts every retired branch (jumps, calls, returns, conditional and "
+         "indirect); retired_branch_type CONDITIONAL counts the conditional ones; the difference is the "
+         "unconditional branches. The two events use different ESCRs (CRU_ESCR2/3 and TBPU_ESCR0/1), so they are "
+         "counted together. (retired_branch_type's UNCONDITIONAL bit appears only in Table 19-34, and its CALL, RETURN "
+         "and INDIRECT bits overlap, so no mask of it alone counts unconditional branches.)",
+         "19-29 (branch_retired), 19-28 (retired_branch_type)",
+         "PAPI has no PAPI_BR_UCN on NetBurst."},
         {"PAPI_L1_DCM", D::NotDerived, {"1stL_cache_load_miss_retired:NBOGUS"},
          "counts loads; the NetBurst L1 data cache is write-through: stores are not L1 misses in this sense",
          "replay tagging marks a load that misses the L1 data cache at least once and counts it once when it "
