@@ -12,8 +12,9 @@
 #   -k          list the tests that would run, with the reasons for those that do not, and exit
 #   TEST...     run only these (suite/name, e.g. ctests/zero validation_tests/papi_tot_ins)
 #
-# The validation tests repeat each averaged measurement 3 times instead of 100 (PAPI_VALIDATION_RUNS,
-# patches/papi/0002): the emulator has no noise to average, and 100 repetitions would take hours.
+# The validation tests repeat each averaged measurement 3 times instead of 100, and multiply 128x128 matrices
+# instead of 512x512 or 1000x1000 (PAPI_VALIDATION_RUNS, PAPI_VALIDATION_MATRIX_SIZE, patches/papi/0002): the
+# emulator has no noise to average, and the full sizes would take hours.
 #
 # A test passes when it prints PASSED (PAPI's test library also prints "PASSED with WARNING"), is skipped when it
 # prints SKIPPED (it found something it needs missing, and says what), and fails otherwise: FAILED, a crash, no
@@ -102,7 +103,7 @@ run_one() {
   start=$(date +%s%N)
   (
     cd "$papi/$suite" &&
-    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" PAPI_VALIDATION_RUNS=3 \
+    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" PAPI_VALIDATION_RUNS=3 PAPI_VALIDATION_MATRIX_SIZE=128 \
       timeout --kill-after=20 "$limit" "$runner" -- "./$name" TESTS_QUIET
   ) > "$log" 2>&1 < /dev/null
   status=$?
