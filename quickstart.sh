@@ -7,6 +7,7 @@
 #   ./quickstart.sh sanitize  the unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (./build-asan)
 #   ./quickstart.sh fuzz      fuzz the event-string parser and allocator for FUZZ_SECONDS (default 60; ./build-fuzz)
 #   ./quickstart.sh bench     print the benchmark figures
+#   ./quickstart.sh papi-tests  PAPI's own test suites under netburst-run (doc/papi-tests.md; takes long)
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
 cd "$top"
@@ -40,11 +41,11 @@ case "$job" in
     ;;
   sanitize)
     san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-    configure_in build-asan CXXFLAGS="-g -O1 $san" LDFLAGS="$san"
+    configure_in build-asan --disable-papi CXXFLAGS="-g -O1 $san" LDFLAGS="$san"
     make -C build-asan -j"$jobs" check || { cat build-asan/test-suite.log; exit 1; }
     ;;
   fuzz)
-    configure_in build-fuzz CC=clang CXX=clang++ \
+    configure_in build-fuzz --disable-papi CC=clang CXX=clang++ \
       CXXFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
     make -C build-fuzz -j"$jobs" fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
     ;;
@@ -52,8 +53,13 @@ case "$job" in
     configure_in build
     make -C build -j"$jobs" bench
     ;;
+  papi-tests)
+    configure_in build
+    make -C build -j"$jobs"
+    scripts/run-papi-tests.sh -b build -j 2
+    ;;
   *)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

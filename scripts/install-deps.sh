@@ -2,13 +2,15 @@
 # Installs the Debian 12 packages papi-netburst builds and tests with, when they are missing. valgrind provides both
 # the tool SDK the netburst Valgrind tool is built against and the valgrind (and cachegrind) the tests run.
 # Runs apt-get as root, or through sudo; does nothing when everything is present.
+# The PAPI build needs dpkg-dev (dpkg-source, for apt-get source papi), gfortran (PAPI's Fortran tests and ours)
+# and valgrind (valgrind/valgrind.h, the client requests the component reaches the emulator with).
 set -euo pipefail
 
 packages=(
   build-essential autoconf automake libtool autoconf-archive pkgconf
   libgtest-dev libgmock-dev googletest libbenchmark-dev libhwloc-dev nlohmann-json3-dev help2man
   clang libclang-rt-14-dev
-  valgrind
+  dpkg-dev gfortran valgrind
 )
 
 missing=()

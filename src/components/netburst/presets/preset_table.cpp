@@ -44,8 +44,17 @@ std::vector<PresetDef> base_presets() {
         {"PAPI_BR_CN", D::NotDerived, {"retired_branch_type:CONDITIONAL"},
          "the SDM warns that conditional branches may be overcounted during trace builds and pipeline clears",
          "counts retired conditional jumps", "19-28 (retired_branch_type)", nullptr},
+        {"PAPI_BR_UCN", D::Sub, {"branch_retired:MMNP:MMNM:MMTP:MMTM", "retired_branch_type:CONDITIONAL"},
+         "all retired branches minus the conditional ones; low if CONDITIONAL overcounts (see PAPI_BR_CN)",
+         "branch_retired with all four masks counts every retired branch (jumps, calls, returns, conditional and "
+         "indirect); retired_branch_type CONDITIONAL counts the conditional ones; the difference is the "
+         "unconditional branches. The two events use different ESCRs (CRU_ESCR2/3 and TBPU_ESCR0/1), so they are "
+         "counted together. (retired_branch_type's UNCONDITIONAL bit appears only in Table 19-34, and its CALL, RETURN "
+         "and INDIRECT bits overlap, so no mask of it alone counts unconditional branches.)",
+         "19-29 (branch_retired), 19-28 (retired_branch_type)",
+         "PAPI has no PAPI_BR_UCN on NetBurst."},
         {"PAPI_L1_DCM", D::NotDerived, {"1stL_cache_load_miss_retired:NBOGUS"},
-         "counts loads; the NetBurst L1 data cache is write-through, so stores are not L1 misses in this sense",
+         "counts loads; the NetBurst L1 data cache is write-through: stores are not L1 misses in this sense",
          "replay tagging marks a load that misses the L1 data cache at least once and counts it once when it "
          "retires: retired load misses, with no wrong-path or repeated-replay noise",
          "19-33 (1stL_cache_load_miss_retired), 19-29 (replay_event)",
@@ -72,7 +81,7 @@ std::vector<PresetDef> base_presets() {
          "the NetBurst L1 instruction cache is the trace cache; this counts the fetch requests its misses cause",
          "19-28 (BPU_fetch_request)", nullptr},
         {"PAPI_L1_ICA", D::NotDerived, {"uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER"},
-         "counted in uops: the trace cache delivers uops, not instruction bytes",
+         "counted in uops: the trace cache delivers uops and not instruction bytes",
          "counts the uops the trace cache writes into the uop queue, in build and in deliver mode: every access "
          "that supplies the machine from the L1 instruction store (microcode-ROM uops are not trace-cache "
          "accesses)",
@@ -131,7 +140,7 @@ std::vector<PresetDef> fp_presets(FpVariant fp) {
              "of combinations); execution_event NBOGUS0 counts those that retire",
              "19-32 (scalar_SP_retired, scalar_DP_retired), 18.15.6.3", fixes, false, true},
             {"PAPI_FP_OPS", D::Cmpd, {"execution_event:NBOGUS0", "scalar_SP_uop:ALL:TAG0", "scalar_DP_uop:ALL:TAG0"},
-             "the same uops as PAPI_FP_INS: scalar operations, one per uop",
+             "the same uops as PAPI_FP_INS: scalar operations (one per uop)",
              "scalar SSE uops perform one operation each, so they count operations; it shares its registers with "
              "PAPI_FP_INS so both fit in one event set",
              "19-32 (scalar_SP_retired, scalar_DP_retired)", fixes, false, true},
@@ -147,7 +156,7 @@ std::vector<PresetDef> fp_presets(FpVariant fp) {
     case FpVariant::X87SseDp:
         return {
             {"PAPI_FP_INS", D::Cmpd, {"execution_event:NBOGUS0", "x87_FP_uop:ALL:TAG0", "scalar_DP_uop:ALL:TAG0"},
-             "x87 and scalar double-precision SSE2 uops ($PAPI_NETBURST_FP=x87_sse_dp, PAPI 3's default)",
+             "x87 and scalar double-precision SSE2 uops ($PAPI_NETBURST_FP=x87_sse_dp; PAPI 3's default)",
              "x87_FP_uop and scalar_DP_uop both set execution tag bit 0; execution_event NBOGUS0 counts those that "
              "retire",
              "19-32 (x87_FP_retired, scalar_DP_retired)", fixes, false, true},

@@ -27,7 +27,7 @@ struct PresetDef {
     const char* name;  // PAPI_TOT_CYC
     PresetDerivation derivation;
     std::vector<const char*> terms;  // native events in canonical spelling, as the component names them
-    const char* note;                // PAPI NOTE (papi_avail -d), or nullptr
+    const char* note;                // PAPI NOTE (papi_avail -d), or nullptr; no commas (PAPI splits CSV lines at every comma)
     const char* why;                 // why this recipe counts what the preset means
     const char* sdm;                 // the SDM table(s) the native events come from
     const char* fixes;               // what PAPI's own CPU,netburst line got wrong, or nullptr

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Runs PAPI's own test suites (ctests, ftests, validation_tests, as PAPI 7.0.0 builds them with the netburst
+# component as component 0) under netburst-run, each program on the emulated Pentium 4, and prints one line per
+# test and the summary line "N passed, N failed, N skipped". doc/papi-tests.md explains the results.
+#
+#   scripts/run-papi-tests.sh [-b BUILD] [-j JOBS] [-t SECONDS] [-o DIR] [-k] [TEST...]
+#
+#   -b BUILD    the papi-netburst build directory (default: ./build); its netburst-run and papi/work/src are used
+#   -j JOBS     tests run at once (default 2)
+#   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed
+#   -o DIR      keep each test's output in DIR (default: a temporary directory, kept when a test failed)
+#   -k          list the tests that would run, with the reasons for those that do not, and exit
+#   TEST...     run only these (suite/name, e.g. ctests/zero validation_tests/papi_tot_ins)
+#
+# The validation tests repeat each averaged measurement 3 times instead of 100, and multiply 128x128 matrices
+# instead of 512x512 or 1000x1000 (PAPI_VALIDATION_RUNS, PAPI_VALIDATION_MATRIX_SIZE, patches/papi/0002): the
+# emulator has no noise to average, and the full sizes would take hours.
+#
+# A test passes when it prints PASSED (PAPI's test library also prints "PASSED with WARNING"), is skipped when it
+# prints SKIPPED (it found something it needs missing, and says what), and fails otherwise: FAILED, a crash, no
+# verdict, or the time limit. Every failure counts as failed in the summary. Exit status: 1 when a test failed
+# that tests/papi/expected-failures.txt does not list with its reason, or when a test of tests/papi/meaningful.txt
+# failed (those may never fail); 0 otherwise.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+jobs=2
+limit=600
+outdir=
+list_only=0
+while getopts "b:j:t:o:kh" opt; do
+  case $opt in
+    b) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
+    j) jobs=$OPTARG ;;
+    t) limit=$OPTARG ;;
+    o) outdir=$OPTARG ;;
+    k) list_only=1 ;;
+    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+
+runner=$build/netburst-run
+papi=$build/papi/work/src
+[ -x "$runner" ] || { echo "run-papi-tests: $runner not found: build papi-netburst first (make)" >&2; exit 2; }
+[ -d "$papi/ctests" ] || { echo "run-papi-tests: $papi/ctests not found: build papi-netburst with PAPI" >&2; exit 2; }
+
+# Programs in the test directories that are not tests (PAPI's run_tests_exclude.txt says the same), and tests
+# this script does not run; failures that are understood; and the tests that may never fail. Each entry has its
+# reason, which doc/papi-tests.md repeats.
+not_run_file=$top/tests/papi/not-run.txt
+expected_file=$top/tests/papi/expected-failures.txt
+meaningful_file=$top/tests/papi/meaningful.txt
+
+# expected_failure SUITE/NAME: prints the reason when the test is known to fail here.
+expected_failure() {
+  awk -v t="$1" -F '\t' '$1 == t { print $2; found = 1 } END { exit !found }' "$expected_file"
+}
+meaningful() { grep -qx -- "$1" "$meaningful_file"; }
+
+# not_run_entry SUITE/NAME: prints "KIND<TAB>REASON" when the program is not run.
+not_run_entry() {
+  awk -v t="$1" -F '\t' '$1 == t { print $2 "\t" $3; found = 1 } END { exit !found }' "$not_run_file"
+}
+
+all_tests() {
+  local suite f
+  for suite in validation_tests ctests ftests; do
+    for f in "$papi/$suite"/*; do
+      [ -f "$f" ] && [ -x "$f" ] || continue
+      case $f in *.c|*.h|*.F|*.o|*.so|*/Makefile*) continue ;; esac
+      echo "$suite/$(basename "$f")"
+    done
+  done
+}
+
+if [ $# -gt 0 ]; then tests=("$@"); else mapfile -t tests < <(all_tests); fi
+
+run=()
+not_run=()  # "SUITE/NAME<TAB>REASON" of tests not run
+for t in "${tests[@]}"; do
+  if entry=$(not_run_entry "$t"); then
+    [ "${entry%%$'\t'*}" = helper ] || not_run+=("$t"$'\t'"${entry#*$'\t'}")
+  else
+    run+=("$t")
+  fi
+done
+
+if [ $list_only -eq 1 ]; then
+  printf 'run      %s\n' "${run[@]}"
+  for n in "${not_run[@]}"; do printf 'not run  %s: %s\n' "${n%%$'\t'*}" "${n#*$'\t'}"; done
+  exit 0
+fi
+
+keep=0
+if [ -z "$outdir" ]; then outdir=$(mktemp -d /tmp/papi-tests.XXXXXX); else keep=1; mkdir -p "$outdir"; fi
+
+# run_one SUITE/NAME: runs the test in its own directory (exec tests re-execute argv[0], exec_overflow looks for
+# ./child_overflow) with its own high-level output directory, and writes "verdict<TAB>seconds" to its .result.
+run_one() {
+  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict
+  start=$(date +%s%N)
+  (
+    cd "$papi/$suite" &&
+    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" PAPI_VALIDATION_RUNS=3 PAPI_VALIDATION_MATRIX_SIZE=128 \
+      timeout --kill-after=20 "$limit" "$runner" -- "./$name" TESTS_QUIET
+  ) > "$log" 2>&1 < /dev/null
+  status=$?
+  end=$(date +%s%N)
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then verdict=TIMEOUT
+  elif grep -q 'FAILED' "$log"; then verdict=FAILED
+  elif grep -q 'SKIPPED' "$log"; then verdict=SKIPPED
+  elif grep -q 'PASSED' "$log" && [ $status -eq 0 ]; then verdict=PASSED
+  else verdict="FAILED(status $status, no verdict)"
+  fi
+  printf '%s\t%s\n' "$verdict" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')" \
+    > "$outdir/${t//\//_}.result"
+}
+export -f run_one
+export outdir papi runner limit
+
+echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each (logs: $outdir)"
+t0=$(date +%s)
+# The tests run in a session of their own, so that stopping this script (Ctrl-C, or kill PID) stops them too.
+printf '%s\n' "${run[@]}" > "$outdir/.tests"
+setsid xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$outdir/.tests" &
+pool=$!
+trap 'kill -TERM -- -$pool 2>/dev/null; exit 130' INT TERM
+wait $pool
+trap - INT TERM
+t1=$(date +%s)
+
+passed=0 failed=0 skipped=0 unexpected=0 expected_failed=0
+for t in "${run[@]}"; do
+  IFS=$'\t' read -r verdict secs < "$outdir/${t//\//_}.result"
+  log="$outdir/${t//\//_}.log"
+  case $verdict in
+    PASSED) passed=$((passed + 1)); tag=PASS ;;
+    SKIPPED) skipped=$((skipped + 1)); tag=SKIP ;;
+    *) failed=$((failed + 1)); tag=FAIL ;;
+  esac
+  line=$(printf '%-5s %-40s %7s s' "$tag" "$t" "$secs")
+  case $tag in
+    SKIP) line="$line  $(grep -m1 -E 'Error|error' "$log" | sed 's/^[[:space:]]*//' | cut -c1-100)" ;;
+    FAIL)
+      line="$line  $verdict: $(grep -m1 -E 'Error|error|Segmentation|signal' "$log" | sed 's/^[[:space:]]*//' | cut -c1-90)"
+      if ! meaningful "$t" && reason=$(expected_failure "$t"); then
+        expected_failed=$((expected_failed + 1))
+        line="$line"$'\n'"      expected: $reason"
+      else
+        unexpected=$((unexpected + 1))
+        line="$line"$'\n'"      UNEXPECTED$(meaningful "$t" && echo ' (a test that may never fail)')"
+      fi ;;
+    PASS)
+      if expected_failure "$t" > /dev/null; then
+        line="$line  (listed as an expected failure: remove it from tests/papi/expected-failures.txt)"
+      fi ;;
+  esac
+  echo "$line"
+done
+for n in "${not_run[@]}"; do
+  skipped=$((skipped + 1))
+  printf 'SKIP  %-40s %9s  not run: %s\n' "${n%%$'\t'*}" "" "${n#*$'\t'}"
+done
+
+echo "Total time: $((t1 - t0)) s"
+echo "$passed passed, $failed failed, $skipped skipped"
+echo "($expected_failed of the failures expected, with reasons in tests/papi/expected-failures.txt; $unexpected unexpected)"
+if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then rm -rf "$outdir"; fi
+[ $unexpected -eq 0 ]

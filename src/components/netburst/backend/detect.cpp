@@ -1,0 +1,63 @@
+#include "backend/detect.h"
+
+#include "emulator/valgrind/netburst_client.h"
+#include "table/cpu_model.h"
+
+namespace netburst::component {
+
+namespace {
+
+// IA32_MISC_ENABLE bit 7: performance monitoring available (SDM Vol. 3B 18.15).
+constexpr std::uint64_t kMiscEnablePerfMon = std::uint64_t{1} << 7;
+
+Detection disabled(std::string reason) {
+    Detection d;
+    d.disabled_reason = std::move(reason);
+    return d;
+}
+
+Detection from_emulator(const EmulatorQuery& q, const DetectionSources& sources) {
+    if (q.protocol_version != NB_CLIENT_PROTOCOL_VERSION)
+        return disabled("netburst-run speaks client protocol " + std::to_string(q.protocol_version) +
+                        ", this libpapi speaks " + std::to_string(NB_CLIENT_PROTOCOL_VERSION) +
+                        ": use the netburst-run and libpapi of one papi-netburst build");
+    if (!model_exists(q.model))
+        return disabled("the emulator reports CPU model " + std::to_string(q.model) +
+                        ", which is not a NetBurst model this component knows");
+    if (!(q.misc_enable & kMiscEnablePerfMon))
+        return disabled("the emulated processor reports performance monitoring unavailable (IA32_MISC_ENABLE bit 7 "
+                        "clear)");
+    Detection d;
+    d.backend = sources.make_emulator_backend();
+    d.cpu.model = q.model;
+    d.cpu.hyper_threading = q.hyper_threading;
+    d.cpu.has_l3 = q.has_l3;
+    d.cpu.emulated = true;
+    d.cpu.per_thread_pmu = q.per_thread;
+    d.cpu.description = std::string("emulated Pentium 4 model ") + std::to_string(q.model) + " (" +
+                        model_codename(q.model) + (q.has_l3 ? ", with L3" : "") +
+                        (q.hyper_threading ? ", Hyper-Threading" : "") + ") under netburst-run";
+    return d;
+}
+
+}  // namespace
+
+Detection detect_backend(const DetectionSources& sources) {
+    const EmulatorQuery q = sources.emulator();
+    if (q.emulated) return from_emulator(q, sources);
+
+    const CpuIdentity cpu = sources.cpu();
+    if (!is_netburst(cpu))
+        return disabled("this processor (" + describe(cpu) +
+                        ") is not a NetBurst (Pentium 4) and the program is not running on the NetBurst emulator: "
+                        "run it under netburst-run (netburst-run -- PROGRAM [ARGS])");
+
+    const MsrDeviceProbe msr = sources.msr_device(0);
+    if (msr.state != MsrDeviceState::Usable)
+        return disabled("NetBurst processor (" + describe(cpu) + "), but " + msr.advice);
+    return disabled("NetBurst processor (" + describe(cpu) + ") and " + msr.path +
+                    " is usable, but this build has no kernel MSR backend yet; run the program under netburst-run "
+                    "to count on the emulator");
+}
+
+}  // namespace netburst::component

@@ -1,0 +1,53 @@
+#include "backend/emulator_backend.h"
+
+#include "emulator/valgrind/netburst_client.h"
+
+namespace netburst::component {
+
+namespace {
+
+IoStatus status_of(int result) {
+    switch (result) {
+    case NB_OK: return IoStatus::Ok;
+    case NB_GP_FAULT: return IoStatus::Fault;
+    case NB_UNSUPPORTED: return IoStatus::Unsupported;
+    default: return IoStatus::Unavailable;
+    }
+}
+
+}  // namespace
+
+EmulatorQuery query_emulator() {
+    nb_emulator_info info{};
+    EmulatorQuery q;
+    if (nb_query(&info) != NB_OK) return q;
+    q.emulated = true;
+    q.protocol_version = info.protocol_version;
+    q.model = info.model;
+    q.hyper_threading = info.hyper_threading != 0;
+    q.logical_processor = info.logical_processor;
+    q.has_l3 = info.has_l3 != 0;
+    q.per_thread = info.per_thread != 0;
+    q.kernel_model = info.kernel_model != 0;
+    q.misc_enable = info.misc_enable;
+    return q;
+}
+
+IoStatus EmulatorBackend::write_msr(std::uint32_t msr, std::uint64_t value) { return status_of(nb_wrmsr(msr, value)); }
+
+IoStatus EmulatorBackend::read_msr(std::uint32_t msr, std::uint64_t* value) { return status_of(nb_rdmsr(msr, value)); }
+
+IoStatus EmulatorBackend::read_counter(unsigned counter, std::uint64_t* value) {
+    return status_of(nb_rdpmc(counter, value));  // ECX bit 31 clear: the full 40 bits
+}
+
+IoStatus EmulatorBackend::counter_status(unsigned counter) { return status_of(nb_counter_status(counter)); }
+
+unsigned EmulatorBackend::logical_processor() {
+    // Guest threads keep their logical processor for their lifetime (netburst-run places thread n on n - 1 mod 2),
+    // but asking is cheap and keeps this right if the emulator ever migrates threads.
+    const EmulatorQuery q = query_emulator();
+    return q.emulated ? q.logical_processor : 0;
+}
+
+}  // namespace netburst::component

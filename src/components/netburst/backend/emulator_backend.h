@@ -1,0 +1,37 @@
+// The emulator backend: MSR accesses as Valgrind client requests to the netburst tool that netburst-run loads
+// (emulator/valgrind/netburst_client.h). Each request first runs every instruction the thread executed so far
+// through the emulator, so a counter read reflects exactly the work before it.
+#pragma once
+
+#include <cstdint>
+
+#include "backend/backend.h"
+
+namespace netburst::component {
+
+// What NB_REQ_QUERY reports, in our own terms (the C struct stays in the client header).
+struct EmulatorQuery {
+    bool emulated = false;  // false: not running under netburst-run
+    std::uint32_t protocol_version = 0;
+    unsigned model = 0;
+    bool hyper_threading = false;
+    unsigned logical_processor = 0;
+    bool has_l3 = false;
+    bool per_thread = true;
+    bool kernel_model = true;
+    std::uint64_t misc_enable = 0;
+};
+
+// Asks the emulator (a no-op returning emulated == false when the program runs natively).
+EmulatorQuery query_emulator();
+
+class EmulatorBackend final : public Backend {
+public:
+    IoStatus write_msr(std::uint32_t msr, std::uint64_t value) override;
+    IoStatus read_msr(std::uint32_t msr, std::uint64_t* value) override;
+    IoStatus read_counter(unsigned counter, std::uint64_t* value) override;
+    IoStatus counter_status(unsigned counter) override;
+    unsigned logical_processor() override;
+};
+
+}  // namespace netburst::component

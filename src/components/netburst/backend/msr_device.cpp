@@ -1,0 +1,48 @@
+#include "backend/msr_device.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace netburst::component {
+
+MsrDeviceProbe probe_msr_device(unsigned cpu, const std::string& dev_root) {
+    MsrDeviceProbe probe;
+    const std::string dir = dev_root + "/" + std::to_string(cpu) + "/";
+    bool denied = false;
+    std::string denied_path;
+    for (const char* name : {"msr_safe", "msr"}) {
+        probe.path = dir + name;
+        const int fd = ::open(probe.path.c_str(), O_RDWR | O_CLOEXEC);
+        if (fd >= 0) {
+            ::close(fd);
+            probe.state = MsrDeviceState::Usable;
+            return probe;
+        }
+        const int err = errno;
+        if (err == EACCES || err == EPERM) {
+            denied = true;
+            denied_path = probe.path;
+        } else if (err != ENOENT && err != ENXIO && err != ENODEV) {
+            probe.state = MsrDeviceState::Failed;
+            probe.advice = "cannot open " + probe.path + ": " + std::strerror(err);
+            return probe;
+        }
+    }
+    if (denied) {
+        probe.state = MsrDeviceState::NoPermission;
+        probe.path = denied_path;
+        probe.advice = "no permission to open " + denied_path +
+                       ": run as root, or give the program CAP_SYS_RAWIO (setcap cap_sys_rawio=ep PROGRAM) and make "
+                       "the device readable and writable for you (chmod or a udev rule); with msr-safe, add the "
+                       "NetBurst PMU registers to its allow-list";
+        return probe;
+    }
+    probe.state = MsrDeviceState::Missing;
+    probe.advice = "neither " + dir + "msr_safe nor " + dir +
+                   "msr exists: load the msr kernel module (modprobe msr, as root) or install msr-safe";
+    return probe;
+}
+
+}  // namespace netburst::component

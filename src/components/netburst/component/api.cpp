@@ -1,0 +1,160 @@
+// glue_api.h: the C entry points. Each one finds the active component, converts C arguments and calls the C++
+// core; no exception crosses into PAPI's C code (an allocation failure becomes NB_STATUS_NO_MEMORY).
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "component/component.h"
+#include "component/event_set.h"
+#include "component/glue_api.h"
+
+using namespace netburst::component;
+
+namespace {
+
+void copy_text(char* dst, std::size_t size, const std::string& text) {
+    if (!dst || size == 0) return;
+    const std::size_t n = text.size() < size - 1 ? text.size() : size - 1;
+    std::memcpy(dst, text.data(), n);
+    dst[n] = '\0';
+}
+
+// Runs fn(component) when the component is active; NB_STATUS_DISABLED otherwise.
+template <typename Fn>
+int with_component(Fn fn) {
+    ComponentState* c = active_component();
+    if (!c) return NB_STATUS_DISABLED;
+    try {
+        return fn(*c);
+    } catch (const std::bad_alloc&) {
+        return NB_STATUS_NO_MEMORY;
+    } catch (...) {
+        return NB_STATUS_INVALID;
+    }
+}
+
+int text_result(bool found, const std::string& text, char* buf, size_t len) {
+    if (!found) return NB_STATUS_NO_EVENT;
+    copy_text(buf, len, text);
+    return NB_STATUS_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int nb_component_init(struct nb_component_info* info) {
+    try {
+        return initialize_component(DetectionSources(), std::getenv("PAPI_NETBURST_FP"), info);
+    } catch (const std::bad_alloc&) {
+        copy_text(info->disabled_reason, sizeof info->disabled_reason, "out of memory while initialising");
+        return NB_STATUS_NO_MEMORY;
+    }
+}
+
+void nb_component_shutdown(void) { shutdown_component(); }
+
+int nb_thread_init(struct nb_thread* thread) {
+    std::memset(thread, 0, sizeof *thread);
+    return with_component([&](ComponentState& c) {
+        thread->logical_processor = static_cast<std::uint8_t>(c.backend().logical_processor());
+        return NB_STATUS_OK;
+    });
+}
+
+int nb_native_first(unsigned* code) {
+    return with_component([&](ComponentState& c) { return c.registry.first(code) ? NB_STATUS_OK : NB_STATUS_NO_EVENT; });
+}
+
+int nb_native_next_event(unsigned* code) {
+    return with_component(
+        [&](ComponentState& c) { return c.registry.next_event(code) ? NB_STATUS_OK : NB_STATUS_NO_EVENT; });
+}
+
+int nb_native_next_umask(unsigned* code) {
+    return with_component(
+        [&](ComponentState& c) { return c.registry.next_umask(code) ? NB_STATUS_OK : NB_STATUS_NO_EVENT; });
+}
+
+int nb_native_name_to_code(const char* name, unsigned* code) {
+    return with_component([&](ComponentState& c) {
+        auto r = c.registry.code_for(name);
+        if (!r.ok()) return NB_STATUS_NO_EVENT;
+        *code = *r;
+        return NB_STATUS_OK;
+    });
+}
+
+int nb_native_code_to_name(unsigned code, char* buf, size_t len) {
+    return with_component([&](ComponentState& c) {
+        std::string s;
+        return text_result(c.registry.name_of(code, &s), s, buf, len);
+    });
+}
+
+int nb_native_code_to_descr(unsigned code, char* buf, size_t len) {
+    return with_component([&](ComponentState& c) {
+        std::string s;
+        return text_result(c.registry.description_of(code, &s), s, buf, len);
+    });
+}
+
+int nb_native_code_to_short_descr(unsigned code, char* buf, size_t len) {
+    return with_component([&](ComponentState& c) {
+        std::string s;
+        return text_result(c.registry.short_description_of(code, &s), s, buf, len);
+    });
+}
+
+void nb_event_set_init(struct nb_event_set* set, int domain) { init_event_set(set, domain); }
+
+int nb_event_set_update(struct nb_event_set* set, const struct nb_thread* thread, const unsigned* codes,
+                        unsigned num_codes, char* why, size_t why_len) {
+    return with_component([&](ComponentState& c) {
+        std::string reason;
+        const int s = update_event_set(c, set, thread ? thread->logical_processor : 0, codes, num_codes, &reason);
+        copy_text(why, why_len, reason);
+        return s;
+    });
+}
+
+int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* thread, int domain, char* why,
+                            size_t why_len) {
+    return with_component([&](ComponentState& c) {
+        std::string reason;
+        const unsigned lp = thread ? thread->logical_processor : set->logical_processor;
+        const int s = set_event_set_domain(c, set, lp, domain, &reason);
+        copy_text(why, why_len, reason);
+        return s;
+    });
+}
+
+int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len) {
+    return with_component([&](ComponentState& c) {
+        std::string reason;
+        const int s = start_event_set(c, set, &reason);
+        copy_text(why, why_len, reason);
+        return s;
+    });
+}
+
+int nb_event_set_stop(struct nb_event_set* set) {
+    return with_component([&](ComponentState& c) { return stop_event_set(c.backend(), set); });
+}
+
+int nb_event_set_read(struct nb_event_set* set) {
+    return with_component([&](ComponentState& c) { return read_event_set(c.backend(), set); });
+}
+
+int nb_event_set_reset(struct nb_event_set* set) {
+    return with_component([&](ComponentState& c) { return reset_event_set(c.backend(), set); });
+}
+
+int nb_event_set_write(struct nb_event_set* set, const long long* values) {
+    return with_component([&](ComponentState& c) { return write_event_set(c.backend(), set, values); });
+}
+
+void nb_event_set_cleanup(struct nb_event_set* set) { init_event_set(set, set->domain); }
+
+}  // extern "C"

@@ -1,0 +1,42 @@
+#include "component/component.h"
+
+#include <cstring>
+
+namespace netburst::component {
+
+namespace {
+
+std::unique_ptr<ComponentState> g_component;
+
+void copy_text(char* dst, std::size_t size, const std::string& text) {
+    if (size == 0) return;
+    const std::size_t n = text.size() < size - 1 ? text.size() : size - 1;
+    std::memcpy(dst, text.data(), n);
+    dst[n] = '\0';
+}
+
+}  // namespace
+
+ComponentState* active_component() { return g_component.get(); }
+
+int initialize_component(const DetectionSources& sources, const char* fp_env, nb_component_info* info) {
+    std::memset(info, 0, sizeof *info);
+    g_component.reset();
+    Detection detection = detect_backend(sources);
+    if (!detection.backend) {
+        copy_text(info->disabled_reason, sizeof info->disabled_reason, detection.disabled_reason);
+        return NB_STATUS_DISABLED;
+    }
+    PresetChoice presets = choose_presets(detection.cpu.has_l3, fp_env);
+    g_component = std::make_unique<ComponentState>(std::move(detection), std::move(presets));
+    copy_text(info->description, sizeof info->description, g_component->cpu().description);
+    copy_text(info->preset_section, sizeof info->preset_section, g_component->presets.section);
+    copy_text(info->preset_warning, sizeof info->preset_warning, g_component->presets.warning);
+    info->num_native_events = g_component->registry.num_events();
+    info->model = g_component->cpu().model;
+    return NB_STATUS_OK;
+}
+
+void shutdown_component() { g_component.reset(); }
+
+}  // namespace netburst::component

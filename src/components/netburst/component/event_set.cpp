@@ -1,0 +1,271 @@
+#include "component/event_set.h"
+
+#include <cstring>
+#include <vector>
+
+#include "alloc/allocator.h"
+#include "component/counter_extension.h"
+#include "component/domain.h"
+#include "encode/program.h"
+#include "table/msr_map.h"
+
+namespace netburst::component {
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    do {
+        s.insert(s.begin(), digits[v & 0xF]);
+        v >>= 4;
+    } while (v);
+    return "0x" + s;
+}
+
+int status_for(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::Ok: return NB_STATUS_OK;
+    case ErrorCode::Conflict: return NB_STATUS_CONFLICT;
+    case ErrorCode::Unsupported: return NB_STATUS_UNSUPPORTED;
+    case ErrorCode::System: return NB_STATUS_SYSTEM;
+    case ErrorCode::BadInput:
+    case ErrorCode::NotOnModel: return NB_STATUS_NO_EVENT;
+    }
+    return NB_STATUS_INVALID;
+}
+
+bool copy_writes(const std::vector<MsrWrite>& from, nb_msr_write* to, std::uint16_t* count) {
+    if (from.size() > NB_MAX_WRITES) return false;
+    for (std::size_t i = 0; i < from.size(); ++i) to[i] = nb_msr_write{from[i].msr, 0, from[i].value};
+    *count = static_cast<std::uint16_t>(from.size());
+    return true;
+}
+
+// Writes a list of MSRs; stops at the first refusal and reports it.
+IoStatus apply(Backend& backend, const nb_msr_write* writes, unsigned count, std::string* failed) {
+    for (unsigned i = 0; i < count; ++i) {
+        const IoStatus s = backend.write_msr(writes[i].msr, writes[i].value);
+        if (s != IoStatus::Ok) {
+            if (failed) *failed = "wrmsr " + hex(writes[i].msr) + " = " + hex(writes[i].value);
+            return s;
+        }
+    }
+    return IoStatus::Ok;
+}
+
+// Disables everything the set programmed, whatever fails on the way: this runs when undoing a failed start too.
+void apply_stop(Backend& backend, const nb_event_set* set) {
+    for (unsigned i = 0; i < set->num_stop_writes; ++i)
+        backend.write_msr(set->stop_writes[i].msr, set->stop_writes[i].value);
+}
+
+// One counter: the events since the previous read, then the OVF flag acknowledged (see counter_extension.h).
+// The CCCR is read before the counter: a wrap between the two reads shows as raw < last with the flag still clear,
+// and is acknowledged here too, so the flag never reports a wrap that was already counted.
+IoStatus sample(Backend& backend, nb_event_set* set, unsigned c) {
+    std::uint64_t cccr = 0, raw = 0;
+    IoStatus s = backend.read_msr(kCounters[c].cccr_msr, &cccr);
+    if (s == IoStatus::Ok) s = backend.read_counter(c, &raw);
+    if (s != IoStatus::Ok) return s;
+    raw &= kCounterValueMask;
+    const bool overflowed = cccr_overflowed(cccr);
+    set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
+    if (overflowed || raw < set->last_raw[c]) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
+    set->last_raw[c] = raw;
+    return s;
+}
+
+void publish_values(nb_event_set* set) {
+    for (unsigned i = 0; i < set->num_events; ++i)
+        set->values[i] = static_cast<long long>(set->total[static_cast<unsigned>(set->counter_of[i])]);
+}
+
+int io_status(IoStatus s) {
+    switch (s) {
+    case IoStatus::Ok: return NB_STATUS_OK;
+    case IoStatus::Unsupported: return NB_STATUS_UNSUPPORTED;
+    case IoStatus::Fault:
+    case IoStatus::Unavailable: return NB_STATUS_SYSTEM;
+    }
+    return NB_STATUS_SYSTEM;
+}
+
+std::string event_name(ComponentState& component, const nb_event_set* set, int index) {
+    std::string name;
+    if (index < 0 || !component.registry.name_of(set->codes[index], &name)) return "an event of the set";
+    return name;
+}
+
+}  // namespace
+
+void init_event_set(nb_event_set* set, int domain) {
+    std::memset(set, 0, sizeof *set);
+    set->domain = domain;
+}
+
+int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
+                     unsigned num_codes, std::string* why) {
+    if (num_codes > NB_MAX_EVENTS) {
+        *why = std::to_string(num_codes) + " native events cannot be counted at once: the NetBurst PMU has " +
+               std::to_string(NB_NUM_COUNTERS) + " counters (use PAPI's multiplexing)";
+        return NB_STATUS_TOO_MANY;
+    }
+    if (!domain_supported(set->domain)) {
+        *why = "domain " + std::to_string(set->domain) + " is not available: NetBurst counts user and kernel levels";
+        return NB_STATUS_INVALID;
+    }
+
+    // The same request twice (two spellings PAPI keeps apart) is counted once.
+    std::vector<EventRequest> requests;
+    std::vector<unsigned> request_of_event(num_codes);
+    std::vector<int> first_event_of_request;
+    for (unsigned i = 0; i < num_codes; ++i) {
+        Result<EventRequest> r = component.registry.request_of(codes[i]);
+        if (!r.ok()) {
+            *why = r.error().message;
+            return NB_STATUS_NO_EVENT;
+        }
+        unsigned k = 0;
+        while (k < requests.size() && requests[k] != *r) ++k;
+        if (k == requests.size()) {
+            requests.push_back(*r);
+            first_event_of_request.push_back(static_cast<int>(i));
+        }
+        request_of_event[i] = k;
+    }
+
+    AllocContext ctx;
+    ctx.model = component.cpu().model;
+    ctx.hyper_threading = component.cpu().hyper_threading;
+    ctx.thread = ctx.hyper_threading ? logical_processor : 0;
+    ctx.default_privilege = privilege_for_domain(set->domain);
+    Result<Schedule> schedule = schedule_events(requests, ctx);
+    if (!schedule.ok()) {
+        *why = schedule.error().message;
+        return status_for(schedule.error().code);
+    }
+
+    nb_event_set next;
+    init_event_set(&next, set->domain);
+    next.logical_processor = static_cast<std::uint8_t>(ctx.thread);
+    if (!copy_writes(start_writes(*schedule), next.start_writes, &next.num_start_writes) ||
+        !copy_writes(stop_writes(*schedule), next.stop_writes, &next.num_stop_writes)) {
+        *why = "internal error: the schedule needs more MSR writes than an event set holds";
+        return NB_STATUS_INVALID;
+    }
+    std::memset(next.owner_of_counter, -1, sizeof next.owner_of_counter);
+    for (std::size_t k = 0; k < schedule->requests.size(); ++k) {
+        for (const PlacedUnit& unit : schedule->requests[k].units) {
+            if (unit.counter < 0) continue;
+            next.programmed_counters |= counter_bit(static_cast<unsigned>(unit.counter));
+            next.cccr[unit.counter] = unit.cccr_value;
+            next.owner_of_counter[unit.counter] = static_cast<std::int8_t>(first_event_of_request[k]);
+        }
+    }
+    next.num_events = num_codes;
+    for (unsigned i = 0; i < num_codes; ++i) {
+        const int counter = schedule->requests[request_of_event[i]].result_counter;
+        next.codes[i] = codes[i];
+        next.counter_of[i] = static_cast<std::int8_t>(counter);
+        next.read_counters |= counter_bit(static_cast<unsigned>(counter));
+    }
+    *set = next;
+    return NB_STATUS_OK;
+}
+
+int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned logical_processor, int domain,
+                         std::string* why) {
+    if (!domain_supported(domain)) {
+        *why = "domain " + std::to_string(domain) + " is not available: NetBurst counts user and kernel levels";
+        return NB_STATUS_INVALID;
+    }
+    const int old_domain = set->domain;
+    set->domain = domain;
+    std::vector<unsigned> codes(set->codes, set->codes + set->num_events);
+    const int status = update_event_set(component, set, logical_processor, codes.data(),
+                                        static_cast<unsigned>(codes.size()), why);
+    if (status != NB_STATUS_OK) set->domain = old_domain;
+    return status;
+}
+
+int start_event_set(ComponentState& component, nb_event_set* set, std::string* why) {
+    Backend& backend = component.backend();
+    std::string failed;
+    const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
+    if (s != IoStatus::Ok) {
+        apply_stop(backend, set);
+        *why = "the processor refused " + failed + " while starting the event set";
+        return io_status(s);
+    }
+    for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
+        if (!(set->programmed_counters & counter_bit(c))) continue;
+        const IoStatus status = backend.counter_status(c);
+        if (status == IoStatus::Ok) continue;
+        apply_stop(backend, set);
+        *why = status == IoStatus::Unsupported
+                   ? event_name(component, set, set->owner_of_counter[c]) +
+                         " counts something the NetBurst emulator does not model (counter " + std::to_string(c) +
+                         "), so it cannot be counted here; see doc/emulator-coverage.md"
+                   : "cannot ask the backend about counter " + std::to_string(c);
+        return io_status(status);
+    }
+    std::memset(set->last_raw, 0, sizeof set->last_raw);  // the start writes cleared the counters
+    std::memset(set->total, 0, sizeof set->total);
+    std::memset(set->values, 0, sizeof set->values);
+    set->running = 1;
+    return NB_STATUS_OK;
+}
+
+int read_event_set(Backend& backend, nb_event_set* set) {
+    if (set->running) {
+        for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
+            if (!(set->read_counters & counter_bit(c))) continue;
+            const IoStatus s = sample(backend, set, c);
+            if (s != IoStatus::Ok) return io_status(s);
+        }
+    }
+    publish_values(set);
+    return NB_STATUS_OK;
+}
+
+int stop_event_set(Backend& backend, nb_event_set* set) {
+    if (!set->running) return NB_STATUS_OK;
+    const int status = read_event_set(backend, set);
+    apply_stop(backend, set);
+    set->running = 0;
+    return status;
+}
+
+int reset_event_set(Backend& backend, nb_event_set* set) {
+    if (set->running) {
+        for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
+            if (!(set->read_counters & counter_bit(c))) continue;
+            IoStatus s = backend.write_msr(kCounters[c].counter_msr, 0);
+            if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);  // clears OVF
+            if (s != IoStatus::Ok) return io_status(s);
+        }
+    }
+    std::memset(set->last_raw, 0, sizeof set->last_raw);
+    std::memset(set->total, 0, sizeof set->total);
+    publish_values(set);
+    return NB_STATUS_OK;
+}
+
+int write_event_set(Backend& backend, nb_event_set* set, const long long* values) {
+    for (unsigned i = 0; i < set->num_events; ++i) {
+        const unsigned c = static_cast<unsigned>(set->counter_of[i]);
+        const std::uint64_t value = static_cast<std::uint64_t>(values[i]);
+        if (set->running) {
+            IoStatus s = backend.write_msr(kCounters[c].counter_msr, value & kCounterValueMask);
+            if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
+            if (s != IoStatus::Ok) return io_status(s);
+            set->last_raw[c] = value & kCounterValueMask;
+        }
+        set->total[c] = value;
+    }
+    publish_values(set);
+    return NB_STATUS_OK;
+}
+
+}  // namespace netburst::component

@@ -1,0 +1,42 @@
+// An event set's life: scheduled when PAPI changes its events or domain, then started, read, reset, written and
+// stopped through the backend. The set is the POD nb_event_set (glue_api.h); these functions are its methods.
+//
+// Scheduling (update) allocates; everything after it does not, and only touches the set and the backend.
+#pragma once
+
+#include <string>
+
+#include "backend/backend.h"
+#include "component/component.h"
+#include "component/glue_api.h"
+
+namespace netburst::component {
+
+void init_event_set(nb_event_set* set, int domain);
+
+// Places `codes` (PAPI's native events, in order) on the PMU for logical processor `logical_processor` and keeps
+// the resulting MSR writes. Duplicate codes share a counter. On failure the set is unchanged and *why says why:
+// NB_STATUS_CONFLICT carries the allocator's explanation of the colliding resource.
+int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
+                     unsigned num_codes, std::string* why);
+
+// Changes the domain and schedules the events again; on failure the old domain stays.
+int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned logical_processor, int domain,
+                         std::string* why);
+
+// Programs the PMU and starts counting from zero. Fails (and leaves the PMU as it was) when the backend refuses a
+// write or cannot measure a programmed counter; *why names the event.
+int start_event_set(ComponentState& component, nb_event_set* set, std::string* why);
+
+// Reads the final counts, then disables and clears every register the set programmed.
+int stop_event_set(Backend& backend, nb_event_set* set);
+
+// Brings set->total and set->values up to date (64-bit counts); a stopped set keeps its last values.
+int read_event_set(Backend& backend, nb_event_set* set);
+
+int reset_event_set(Backend& backend, nb_event_set* set);
+
+// Sets each event's count to values[i] (its counter gets the low 40 bits).
+int write_event_set(Backend& backend, nb_event_set* set, const long long* values);
+
+}  // namespace netburst::component

@@ -1,0 +1,117 @@
+/* The interface between the PAPI glue (netburst_papi.c: C, PAPI's types and conventions) and the component core
+ * (C++, no PAPI headers, unit-tested without PAPI). The glue converts PAPI's arguments into these calls and the
+ * core's status codes into PAPI's error codes; everything that knows the hardware is below this line.
+ *
+ * No call throws, and none allocates memory except component init, the native-event registry and update, which
+ * run outside signal handlers. start, stop, read, reset and write only touch the event set and the backend, so
+ * PAPI may call read from its overflow and multiplexing signal handlers. */
+#ifndef NETBURST_COMPONENT_GLUE_API_H
+#define NETBURST_COMPONENT_GLUE_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum nb_status {
+    NB_STATUS_OK = 0,
+    NB_STATUS_NO_EVENT,     /* unknown native event or code */
+    NB_STATUS_CONFLICT,     /* valid events that cannot be counted together (the reason is in `why`) */
+    NB_STATUS_TOO_MANY,     /* more events than the PMU has counters */
+    NB_STATUS_UNSUPPORTED,  /* the backend cannot count this (the emulator does not model it) */
+    NB_STATUS_SYSTEM,       /* the backend refused an access */
+    NB_STATUS_INVALID,      /* bad argument (domain, code) */
+    NB_STATUS_NO_MEMORY,
+    NB_STATUS_DISABLED      /* the component found no PMU (see nb_component_info.disabled_reason) */
+};
+
+#define NB_NUM_COUNTERS 18
+/* Every native event needs at least one counter, so an event set never holds more than 18. */
+#define NB_MAX_EVENTS 18
+/* Start: 3 tagging MSRs, at most one ESCR, one counter clear and one CCCR per counter. */
+#define NB_MAX_WRITES 64
+#define NB_REASON_LEN 1024 /* PAPI_HUGE_STR_LEN */
+
+/* Domains, with PAPI's values (PAPI_DOM_USER, PAPI_DOM_KERNEL). */
+#define NB_DOMAIN_USER 1
+#define NB_DOMAIN_KERNEL 2
+
+struct nb_msr_write {
+    uint32_t msr;
+    uint32_t reserved;
+    uint64_t value;
+};
+
+/* One event set: PAPI's control state for this component. Plain data of fixed size, so PAPI can allocate, copy
+ * and free it without telling us; the scheduling result is kept as the MSR writes that start and stop it. */
+struct nb_event_set {
+    uint32_t num_events;
+    uint32_t codes[NB_MAX_EVENTS];       /* native codes, in PAPI's NativeInfo order */
+    int8_t counter_of[NB_MAX_EVENTS];    /* the counter holding each event's value */
+    int32_t domain;                      /* NB_DOMAIN_* bits */
+    uint8_t logical_processor;           /* of the thread that owns the set */
+    uint8_t running;
+    uint16_t num_start_writes;
+    uint16_t num_stop_writes;
+    uint32_t read_counters;              /* counters whose values are reported, as a bit mask */
+    uint32_t programmed_counters;        /* every counter the set enables (tagging units included) */
+    int8_t owner_of_counter[NB_NUM_COUNTERS]; /* the event whose recipe programs each counter, or -1 */
+    struct nb_msr_write start_writes[NB_MAX_WRITES];
+    struct nb_msr_write stop_writes[NB_MAX_WRITES];
+    uint64_t cccr[NB_NUM_COUNTERS];      /* each counter's enabled CCCR value, to rewrite after an overflow */
+    uint64_t last_raw[NB_NUM_COUNTERS];  /* the 40-bit value at the previous read */
+    uint64_t total[NB_NUM_COUNTERS];     /* the 64-bit count */
+    long long values[NB_MAX_EVENTS];     /* what read() hands PAPI, in event order */
+};
+
+/* Per-thread context. */
+struct nb_thread {
+    uint8_t logical_processor;
+};
+
+struct nb_component_info {
+    char disabled_reason[NB_REASON_LEN]; /* empty when the component can count */
+    char description[NB_REASON_LEN];     /* the processor counted on */
+    char preset_section[64];             /* the section of papi_events.csv to load ("papi-netburst sse") */
+    char preset_warning[NB_REASON_LEN];  /* a problem with the preset choice ($PAPI_NETBURST_FP), or empty */
+    unsigned num_native_events;          /* events and metrics (not counting masks) */
+    unsigned model;
+};
+
+/* Component: detect the PMU, build the native-event registry and choose the preset section. Returns
+ * NB_STATUS_DISABLED with info->disabled_reason set when there is nothing to count on. */
+int nb_component_init(struct nb_component_info* info);
+void nb_component_shutdown(void);
+int nb_thread_init(struct nb_thread* thread);
+
+/* Native events. Codes are the component's own; enumeration walks events (with their masks as PAPI's umasks). */
+int nb_native_first(unsigned* code);
+int nb_native_next_event(unsigned* code);
+int nb_native_next_umask(unsigned* code);
+int nb_native_name_to_code(const char* name, unsigned* code);
+int nb_native_code_to_name(unsigned code, char* buf, size_t len);
+int nb_native_code_to_descr(unsigned code, char* buf, size_t len);       /* "event, masks:mask" for umasks */
+int nb_native_code_to_short_descr(unsigned code, char* buf, size_t len);
+
+/* Event sets. `why` (may be NULL) receives the explanation of a failure, for PAPI's error output. */
+void nb_event_set_init(struct nb_event_set* set, int domain);
+/* Schedules the events for the thread that owns the set (PAPI passes its context; NULL keeps the logical processor
+ * the set was scheduled for). */
+int nb_event_set_update(struct nb_event_set* set, const struct nb_thread* thread, const unsigned* codes,
+                        unsigned num_codes, char* why, size_t why_len);
+int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* thread, int domain, char* why,
+                            size_t why_len);
+int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len);
+int nb_event_set_stop(struct nb_event_set* set);
+int nb_event_set_read(struct nb_event_set* set); /* fills set->values */
+int nb_event_set_reset(struct nb_event_set* set);
+int nb_event_set_write(struct nb_event_set* set, const long long* values);
+void nb_event_set_cleanup(struct nb_event_set* set);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NETBURST_COMPONENT_GLUE_API_H */

@@ -1,0 +1,291 @@
+/* The PAPI component "netburst": Intel NetBurst (Pentium 4) performance counters, on the NetBurst emulator under
+ * netburst-run today and through the kernel MSR device on a real Pentium 4 later.
+ *
+ * This file is only glue: each PAPI callback converts PAPI's arguments, calls the component core
+ * (component/glue_api.h, C++) and turns its status into a PAPI error code. The hardware table, the event parser,
+ * the allocator, the encoder and the backends live beneath it. doc/papi-component.md describes the whole.
+ *
+ * PAPI counts with this component as component 0, so that the presets and PAPI's test suites use it. Overflow and
+ * profiling use PAPI's software emulation (hardware_intr = 0) and multiplexing PAPI's software multiplexing. */
+#include <string.h>
+
+#include "papi.h"
+#include "papi_internal.h"
+#include "papi_memory.h"
+#include "papi_vector.h"
+#include "sw_multiplex.h"
+
+#include "component/glue_api.h"
+
+extern papi_vector_t _netburst_vector;
+
+/* PAPI's error code for a core status. */
+static int papi_status(int status)
+{
+	switch (status) {
+	case NB_STATUS_OK: return PAPI_OK;
+	case NB_STATUS_NO_EVENT: return PAPI_ENOEVNT;
+	case NB_STATUS_CONFLICT: return PAPI_ECNFLCT;
+	case NB_STATUS_TOO_MANY: return PAPI_ECOUNT;
+	case NB_STATUS_UNSUPPORTED: return PAPI_ENOSUPP;
+	case NB_STATUS_SYSTEM: return PAPI_ESYS;
+	case NB_STATUS_INVALID: return PAPI_EINVAL;
+	case NB_STATUS_NO_MEMORY: return PAPI_ENOMEM;
+	case NB_STATUS_DISABLED: return PAPI_ECMP_DISABLED;
+	default: return PAPI_EBUG;
+	}
+}
+
+/* Copies text into one of PAPI's fixed-size strings, cutting it if it does not fit. */
+static void copy_string(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Failures the user needs explained (a conflict, an event the emulator cannot count) go to PAPI's error output,
+ * which PAPI shows when the error level is verbose (PAPI_set_debug(PAPI_VERB_ECONT)) or $PAPI_VERBOSE is set,
+ * and to the component debug log. */
+static int explain(int status, const char *what, const char *why)
+{
+	if (status != NB_STATUS_OK && why[0] != '\0') {
+		SUBDBG("netburst: %s: %s\n", what, why);
+		PAPIERROR("netburst: %s: %s", what, why);
+	}
+	return papi_status(status);
+}
+
+static int _netburst_init_component(int cidx)
+{
+	struct nb_component_info info;
+	papi_vector_t *v = &_netburst_vector;
+	int status, retval;
+
+	v->cmp_info.CmpIdx = cidx;
+	status = nb_component_init(&info);
+	if (status != NB_STATUS_OK) {
+		copy_string(v->cmp_info.disabled_reason, sizeof v->cmp_info.disabled_reason, info.disabled_reason);
+		v->cmp_info.disabled = PAPI_ECMP;
+		return PAPI_ECMP;
+	}
+	copy_string(v->cmp_info.description, sizeof v->cmp_info.description, info.description);
+	v->cmp_info.num_native_events = (int)info.num_native_events;
+	if (info.preset_warning[0])
+		PAPIERROR("netburst: %s", info.preset_warning);
+
+	/* Exactly one section of the compiled-in preset table, generated from the component's preset table. */
+	retval = _papi_load_preset_table(info.preset_section, 0, cidx);
+	if (retval != PAPI_OK || v->cmp_info.num_preset_events == 0)
+		PAPIERROR("netburst: no presets from section \"%s\" of the preset table (%d); only native events are "
+			  "available", info.preset_section, retval);
+	return PAPI_OK;
+}
+
+static int _netburst_shutdown_component(void)
+{
+	nb_component_shutdown();
+	return PAPI_OK;
+}
+
+static int _netburst_init_thread(hwd_context_t *ctx)
+{
+	return papi_status(nb_thread_init((struct nb_thread *)ctx));
+}
+
+static int _netburst_shutdown_thread(hwd_context_t *ctx)
+{
+	(void)ctx;
+	return PAPI_OK;
+}
+
+static int _netburst_init_control_state(hwd_control_state_t *ctl)
+{
+	nb_event_set_init((struct nb_event_set *)ctl, _netburst_vector.cmp_info.default_domain);
+	return PAPI_OK;
+}
+
+static int _netburst_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
+					  hwd_context_t *ctx)
+{
+	unsigned codes[NB_MAX_EVENTS];
+	char why[NB_REASON_LEN] = "";
+	int i;
+
+	if (count > NB_MAX_EVENTS)
+		return explain(NB_STATUS_TOO_MANY, "adding events", "more native events than the PMU's 18 counters");
+	for (i = 0; i < count; i++) {
+		codes[i] = (unsigned)native[i].ni_event;
+		native[i].ni_position = i; /* read() reports values in this order */
+	}
+	return explain(nb_event_set_update((struct nb_event_set *)ctl, (const struct nb_thread *)ctx, codes,
+					   (unsigned)count, why, sizeof why),
+		       "these events cannot be counted together", why);
+}
+
+static int _netburst_cleanup_eventset(hwd_control_state_t *ctl)
+{
+	nb_event_set_cleanup((struct nb_event_set *)ctl);
+	return PAPI_OK;
+}
+
+static int _netburst_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	char why[NB_REASON_LEN] = "";
+	(void)ctx;
+	return explain(nb_event_set_start((struct nb_event_set *)ctl, why, sizeof why), "cannot start", why);
+}
+
+static int _netburst_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	(void)ctx;
+	return papi_status(nb_event_set_stop((struct nb_event_set *)ctl));
+}
+
+static int _netburst_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **values, int flags)
+{
+	struct nb_event_set *set = (struct nb_event_set *)ctl;
+	int status;
+	(void)ctx;
+	(void)flags;
+	status = nb_event_set_read(set);
+	*values = set->values;
+	return papi_status(status);
+}
+
+static int _netburst_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	(void)ctx;
+	return papi_status(nb_event_set_reset((struct nb_event_set *)ctl));
+}
+
+static int _netburst_write(hwd_context_t *ctx, hwd_control_state_t *ctl, long long *values)
+{
+	(void)ctx;
+	return papi_status(nb_event_set_write((struct nb_event_set *)ctl, values));
+}
+
+static int _netburst_set_domain(hwd_control_state_t *ctl, int domain)
+{
+	char why[NB_REASON_LEN] = "";
+	return explain(nb_event_set_set_domain((struct nb_event_set *)ctl, NULL, domain, why, sizeof why),
+		       "cannot change the domain", why);
+}
+
+static int _netburst_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
+{
+	char why[NB_REASON_LEN] = "";
+
+	switch (code) {
+	case PAPI_DOMAIN:
+		return explain(nb_event_set_set_domain((struct nb_event_set *)option->domain.ESI->ctl_state,
+						       (const struct nb_thread *)ctx, option->domain.domain, why,
+						       sizeof why),
+			       "cannot change the domain", why);
+	case PAPI_GRANUL:
+		/* Counts follow the thread: the emulator gives each thread its own PMU. */
+		return option->granularity.granularity == PAPI_GRN_THR ? PAPI_OK : PAPI_EINVAL;
+	case PAPI_DEF_ITIMER:
+	case PAPI_DEF_ITIMER_NS:
+		/* PAPI's software overflow and multiplexing timers are PAPI's; nothing in the PMU depends on them. */
+		return PAPI_OK;
+	default:
+		return PAPI_ENOSUPP;
+	}
+}
+
+/* After a successful enumeration step, PAPI asks for the event's name through this string, so that it finds the
+ * event code it made before instead of making a new one each time a tool enumerates. */
+static int remember_name(unsigned code)
+{
+	char name[PAPI_MAX_STR_LEN];
+	if (nb_native_code_to_name(code, name, sizeof name) == NB_STATUS_OK)
+		_papi_hwi_set_papi_event_string(name);
+	return PAPI_OK;
+}
+
+static int _netburst_ntv_enum_events(unsigned int *code, int modifier)
+{
+	int status;
+	switch (modifier) {
+	case PAPI_ENUM_FIRST: status = nb_native_first(code); break;
+	case PAPI_ENUM_EVENTS: status = nb_native_next_event(code); break;
+	case PAPI_NTV_ENUM_UMASKS: status = nb_native_next_umask(code); break;
+	default: return PAPI_EINVAL;
+	}
+	if (status != NB_STATUS_OK)
+		return PAPI_ENOEVNT;
+	return remember_name(*code);
+}
+
+static int _netburst_ntv_name_to_code(const char *name, unsigned int *code)
+{
+	return papi_status(nb_native_name_to_code(name, code));
+}
+
+static int _netburst_ntv_code_to_name(unsigned int code, char *name, int len)
+{
+	return papi_status(nb_native_code_to_name(code, name, (size_t)len));
+}
+
+static int _netburst_ntv_code_to_descr(unsigned int code, char *descr, int len)
+{
+	return papi_status(nb_native_code_to_descr(code, descr, (size_t)len));
+}
+
+static int _netburst_ntv_code_to_info(unsigned int code, PAPI_event_info_t *info)
+{
+	int status = nb_native_code_to_name(code, info->symbol, sizeof info->symbol);
+	if (status == NB_STATUS_OK)
+		status = nb_native_code_to_descr(code, info->long_descr, sizeof info->long_descr);
+	if (status == NB_STATUS_OK)
+		status = nb_native_code_to_short_descr(code, info->short_descr, sizeof info->short_descr);
+	return papi_status(status);
+}
+
+papi_vector_t _netburst_vector = {
+	.cmp_info = {
+		.name = "netburst",
+		.short_name = "netburst",
+		.description = "Intel NetBurst (Pentium 4) performance counters",
+		.version = "0.1.0",
+		.support_version = "NetBurst emulator client protocol 1",
+		.num_cntrs = NB_NUM_COUNTERS,
+		.num_mpx_cntrs = PAPI_MAX_SW_MPX_EVENTS,
+		.default_domain = PAPI_DOM_USER,
+		.available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL,
+		.default_granularity = PAPI_GRN_THR,
+		.available_granularities = PAPI_GRN_THR,
+		.hardware_intr_sig = PAPI_INT_SIGNAL,
+		.hardware_intr = 0,
+		.cntr_umasks = 1,
+		.pmu_names = {"netburst"},
+	},
+	.size = {
+		.context = sizeof(struct nb_thread),
+		.control_state = sizeof(struct nb_event_set),
+		.reg_value = 1,
+		.reg_alloc = 1,
+	},
+	.init_component = _netburst_init_component,
+	.shutdown_component = _netburst_shutdown_component,
+	.init_thread = _netburst_init_thread,
+	.shutdown_thread = _netburst_shutdown_thread,
+	.init_control_state = _netburst_init_control_state,
+	.update_control_state = _netburst_update_control_state,
+	.cleanup_eventset = _netburst_cleanup_eventset,
+	.start = _netburst_start,
+	.stop = _netburst_stop,
+	.read = _netburst_read,
+	.reset = _netburst_reset,
+	.write = _netburst_write,
+	.ctl = _netburst_ctl,
+	.set_domain = _netburst_set_domain,
+	.ntv_enum_events = _netburst_ntv_enum_events,
+	.ntv_name_to_code = _netburst_ntv_name_to_code,
+	.ntv_code_to_name = _netburst_ntv_code_to_name,
+	.ntv_code_to_descr = _netburst_ntv_code_to_descr,
+	.ntv_code_to_info = _netburst_ntv_code_to_info,
+};

@@ -1,0 +1,273 @@
+// The PAPI component as users meet it: programs linked with the libpapi this build makes, run on the emulated
+// Pentium 4 under netburst-run, counting known work through presets and native events; PAPI's tools; the
+// Fortran interface; and what the component reports when the program is not on the emulator.
+//
+// Counts are exact where the work is exactly known (instructions, branches, loads, stores, FP uops: the difference
+// of two runs of a known_work.S loop). Cache and TLB misses of a strided sweep are within a stated tolerance: the
+// sweep's lines and pages are cold, but PAPI's own code between start and stop touches a few lines and pages too.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) {
+        ADD_FAILURE() << "$" << name << " is not set (make check sets it)";
+        return "/nonexistent";
+    }
+    return v;
+}
+
+struct Outcome {
+    int status = -1;
+    std::string output;  // stdout and stderr
+};
+
+Outcome run(const std::string& command) {
+    Outcome r;
+    FILE* p = popen((command + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+}
+
+std::string emulated(const std::string& program) { return env("NETBURST_RUN") + " -- " + program; }
+std::string guest(const std::string& name) { return env("NB_PAPI_GUESTS") + "/" + name; }
+std::string tool(const std::string& name) { return env("NB_PAPI_UTILS") + "/" + name; }
+
+// "EVENT COUNT" lines of known_work and fortran_counts.
+std::map<std::string, long long> counts_of(const std::string& output) {
+    std::map<std::string, long long> out;
+    std::istringstream in(output);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string name;
+        long long value;
+        if (words >> name >> value) out[name] = value;
+    }
+    return out;
+}
+
+// One event's expected count per iteration: exact, or within +-tolerance (relative) plus slack (absolute).
+struct Expect {
+    std::string event;
+    double per_iteration;
+    double tolerance = 0;
+    double slack = 0;
+};
+
+// Runs known_work on the emulator and checks each event against its expectation.
+void expect_counts(const std::string& kernel, const std::vector<Expect>& expect, const std::string& options = "",
+                   const std::string& environment = "") {
+    std::string command = environment + " " + emulated(guest("known_work") + " " + options + " " + kernel);
+    for (const Expect& e : expect) command += " " + e.event;
+    const Outcome r = run(command);
+    ASSERT_EQ(r.status, 0) << command << "\n" << r.output;
+    auto counts = counts_of(r.output);
+    const std::size_t at = r.output.find(" iterations ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const long long iterations = std::stoll(r.output.substr(at + 12));
+    for (const Expect& e : expect) {
+        ASSERT_TRUE(counts.count(e.event)) << e.event << " missing in\n" << r.output;
+        const double expected = e.per_iteration * static_cast<double>(iterations);
+        const double got = static_cast<double>(counts[e.event]);
+        if (e.tolerance == 0 && e.slack == 0)
+            EXPECT_EQ(counts[e.event], static_cast<long long>(expected)) << kernel << " " << e.event;
+        else
+            EXPECT_NEAR(got, expected, e.tolerance * expected + e.slack) << kernel << " " << e.event;
+    }
+}
+
+}  // namespace
+
+// --- Presets on known work ------------------------------------------------------------------------------------
+
+TEST(Presets, InstructionsAndBranches) {
+    expect_counts("alu", {{"PAPI_TOT_INS", 4}, {"PAPI_BR_TKN", 1}, {"PAPI_BR_NTK", 0}});
+    // The loop's branches are all predicted; PAPI's own code between start and stop mispredicts a few branches,
+    // how many depends on the predictor's history, which the loop length changes: up to kMispredictSlack of
+    // them, and their wrong-path instructions in PAPI_TOT_IIS (issued, bogus included).
+    constexpr double kMispredictSlack = 100;
+    expect_counts("alu", {{"PAPI_BR_INS", 1},
+                          {"PAPI_BR_PRC", 1, 0, kMispredictSlack},
+                          {"PAPI_BR_MSP", 0, 0, kMispredictSlack},
+                          {"PAPI_TOT_IIS", 4, 0, 50 * kMispredictSlack}});
+    expect_counts("branch", {{"PAPI_BR_INS", 2}, {"PAPI_BR_CN", 2}, {"PAPI_TOT_INS", 5}});
+    expect_counts("branch", {{"PAPI_BR_TKN", 1}, {"PAPI_BR_NTK", 1}});
+    expect_counts("jump", {{"PAPI_BR_UCN", 1}, {"PAPI_BR_CN", 1}, {"PAPI_TOT_INS", 3}});
+    expect_counts("alu", {{"PAPI_BR_UCN", 0}});
+}
+
+TEST(Presets, CyclesAreCounted) {
+    const Outcome r = run(emulated(guest("known_work") + " alu PAPI_TOT_CYC PAPI_TOT_INS"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto c = counts_of(r.output);
+    // A dependent add chain: at least a cycle per iteration, and not pathologically slow.
+    EXPECT_GE(c["PAPI_TOT_CYC"], 100000);
+    EXPECT_LE(c["PAPI_TOT_CYC"], 2000000);
+}
+
+TEST(Presets, LoadsAndStores) {
+    expect_counts("load", {{"PAPI_LD_INS", 1}, {"PAPI_TOT_INS", 3}});
+    expect_counts("store", {{"PAPI_SR_INS", 1}});
+    expect_counts("load", {{"PAPI_LST_INS", 1}});
+    expect_counts("store", {{"PAPI_LST_INS", 1}});
+}
+
+TEST(Presets, FloatingPointAndVectors) {
+    expect_counts("sse_scalar", {{"PAPI_FP_INS", 1}, {"PAPI_FP_OPS", 1}});
+    // PAPI_VEC_INS, PAPI_VEC_DP and PAPI_FP_INS each need their own upstream events on the two FIRM ESCRs: one
+    // preset per event set.
+    expect_counts("sse_packed", {{"PAPI_VEC_INS", 1}});
+    expect_counts("sse_packed", {{"PAPI_VEC_DP", 1}});
+    expect_counts("sse_packed", {{"PAPI_VEC_SP", 0}});
+    expect_counts("sse_packed", {{"PAPI_FP_INS", 0}});
+    expect_counts("x87", {{"PAPI_FP_INS", 0}});  // the default variant counts SSE
+    expect_counts("x87", {{"PAPI_FP_INS", 1}, {"PAPI_FP_OPS", 1}}, "", "PAPI_NETBURST_FP=x87");
+    expect_counts("sse_scalar", {{"PAPI_FP_INS", 1}}, "", "PAPI_NETBURST_FP=x87_sse_dp");
+}
+
+TEST(Presets, CacheAndTlbMissesOfAColdSweep) {
+    expect_counts("stride64", {{"PAPI_L1_DCM", 1, 0.01}, {"PAPI_L1_LDM", 1, 0.01}});
+    // L2 lines are 128 bytes (two sectors fetched together).
+    expect_counts("stride128", {{"PAPI_L2_LDM", 1, 0.02}});
+    expect_counts("stride128", {{"PAPI_L2_TCM", 1, 0.02}});
+    expect_counts("stride4096", {{"PAPI_TLB_DM", 1, 0.02}, {"PAPI_TLB_TL", 1, 0.02}});
+}
+
+TEST(Presets, EveryOtherPresetStartsAndCounts) {
+    const Outcome r = run(emulated(guest("known_work") + " alu PAPI_L1_ICM PAPI_L1_ICA PAPI_RES_STL PAPI_TLB_IM"));
+    EXPECT_EQ(r.status, 0) << r.output;
+}
+
+// --- Native events as users write them ------------------------------------------------------------------------
+
+TEST(Natives, AnyMaskOrderPrefixesAndModifiers) {
+    expect_counts("alu", {{"netburst:::branch_retired:MMTM:MMTP", 1},
+                          {"netburst:::instr_retired:NBOGUSTAG:NBOGUSNTAG:u", 4},
+                          {"netburst::instr_retired:nbogusntag:nbogustag:k", 0}});
+    expect_counts("stride64", {{"netburst:::replay_event:NBOGUS:L1_LD_MISS", 1, 0.01}});
+    expect_counts("sse_scalar", {{"scalar_DP_retired", 1}, {"execution_event:NBOGUS1:thr=0", 0}});
+}
+
+// --- Domains: PAPI_DOM_KERNEL counts the emulator's system-call path (120 instructions per call) ----------------
+
+TEST(Domains, UserKernelAndAll) {
+    expect_counts("syscall", {{"PAPI_TOT_INS", 120}}, "-d kernel -n 2000");
+    const Outcome user = run(emulated(guest("known_work") + " -d user -n 2000 syscall PAPI_TOT_INS"));
+    const Outcome all = run(emulated(guest("known_work") + " -d all -n 2000 syscall PAPI_TOT_INS"));
+    ASSERT_EQ(user.status, 0) << user.output;
+    ASSERT_EQ(all.status, 0) << all.output;
+    const long long u = counts_of(user.output)["PAPI_TOT_INS"], a = counts_of(all.output)["PAPI_TOT_INS"];
+    EXPECT_GT(u, 0) << "the C library's system-call wrapper runs in user mode";
+    EXPECT_EQ(a, u + 120 * 2000);
+}
+
+// --- PAPI semantics: conflicts, several event sets, reset/accum/write, 64 bits, multiplexing, threads ---------
+
+TEST(Semantics, AsUsersRelyOnThem) {
+    const Outcome r = run(emulated(guest("semantics")));
+    EXPECT_EQ(r.status, 0) << r.output;
+    for (const char* check : {"conflict_is_ECNFLCT", "conflict_explained", "conflict_keeps_the_set",
+                              "set_a_counts_its_loop", "set_b_counts_its_loop", "stopped_set_keeps_values",
+                              "cleanup_and_destroy", "reset", "accum", "write_past_40_bits", "set_multiplex",
+                              "mpx_tot_ins", "mpx_ld_ins", "mpx_br_ins", "mpx_sr_ins_small", "mpx_l1_ldm_small",
+                              "thread_0_counts_its_own", "thread_1_counts_its_own"})
+        EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos) << check << "\n" << r.output;
+    EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
+}
+
+// --- PAPI's Fortran interface --------------------------------------------------------------------------------
+
+TEST(Fortran, CountsADotProduct) {
+    const Outcome r = run(emulated(guest("fortran_counts")));
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto c = counts_of(r.output);
+    const long long elements = c["elements"];
+    ASSERT_EQ(elements, 100000);
+    EXPECT_EQ(c["PAPI_FP_INS"], 2 * elements) << "one mulsd and one addsd per element";
+    EXPECT_EQ(c["scalar_DP_retired"], 2 * elements);
+    EXPECT_GE(c["PAPI_TOT_INS"], 4 * elements);
+}
+
+// --- PAPI's tools -------------------------------------------------------------------------------------------
+
+TEST(Tools, ComponentAvailShowsTheActiveComponent) {
+    const Outcome r = run(emulated(tool("papi_component_avail")));
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::size_t active = r.output.find("Active components:");
+    ASSERT_NE(active, std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("Name:   netburst", active), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("emulated Pentium 4 model 2"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("Counters: 18"), std::string::npos) << r.output;
+}
+
+TEST(Tools, ComponentAvailExplainsWhyNotNatively) {
+    const Outcome r = run(tool("papi_component_avail"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("Disabled: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("run it under netburst-run"), std::string::npos) << r.output;
+}
+
+TEST(Tools, AvailListsThePresets) {
+    const Outcome r = run(emulated(tool("papi_avail") + " -a"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    for (const char* p : {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_TOT_IIS", "PAPI_BR_INS", "PAPI_BR_TKN", "PAPI_BR_NTK",
+                          "PAPI_BR_CN", "PAPI_BR_UCN",
+                          "PAPI_BR_MSP", "PAPI_BR_PRC", "PAPI_L1_DCM", "PAPI_L1_LDM", "PAPI_L2_LDM", "PAPI_L2_TCM",
+                          "PAPI_L2_TCA", "PAPI_L2_TCH", "PAPI_L1_ICM", "PAPI_L1_ICA", "PAPI_TLB_DM", "PAPI_TLB_IM",
+                          "PAPI_TLB_TL", "PAPI_LD_INS", "PAPI_SR_INS", "PAPI_LST_INS", "PAPI_FP_INS", "PAPI_FP_OPS",
+                          "PAPI_VEC_INS", "PAPI_RES_STL"})
+        EXPECT_NE(r.output.find(std::string(p) + " "), std::string::npos) << p;
+    const Outcome details = run(emulated(tool("papi_avail") + " -e PAPI_L1_DCM"));
+    EXPECT_NE(details.output.find("1stL_cache_load_miss_retired:NBOGUS"), std::string::npos) << details.output;
+}
+
+TEST(Tools, NativeAvailListsEventsMasksAndMetrics) {
+    const Outcome r = run(emulated(tool("papi_native_avail")));
+    ASSERT_EQ(r.status, 0) << r.output;
+    for (const char* s : {"netburst:::branch_retired", ":MMTM", "netburst:::1stL_cache_load_miss_retired",
+                          "netburst:::replay_event", ":L1_LD_MISS", ":TAG0", "branches retired"})
+        EXPECT_NE(r.output.find(s), std::string::npos) << s;
+    const Outcome one = run(emulated(tool("papi_native_avail") + " -e netburst:::branch_retired:MMTM:MMNP"));
+    EXPECT_NE(one.output.find("netburst:::branch_retired:MMNP:MMTM"), std::string::npos) << one.output;
+}
+
+TEST(Tools, CommandLineCountsBranchMispredictionsAndL1Misses) {
+    const Outcome r = run(emulated(tool("papi_command_line") + " PAPI_BR_MSP PAPI_L1_DCM"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("Successfully added: PAPI_BR_MSP"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("Successfully added: PAPI_L1_DCM"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("PAPI_L1_DCM : \t"), std::string::npos) << r.output;
+}
+
+TEST(Tools, EventChooserKnowsWhatFits) {
+    const Outcome r = run(emulated(tool("papi_event_chooser") + " PRESET PAPI_L1_DCM"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("PAPI_TOT_INS "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("PAPI_L1_LDM "), std::string::npos) << "the same replay metric fits";
+    EXPECT_EQ(r.output.find("PAPI_L2_LDM "), std::string::npos) << "a second replay metric does not";
+}
+
+TEST(Tools, CostAndDecode) {
+    const Outcome cost = run(emulated(tool("papi_cost") + " -t 200"));
+    ASSERT_EQ(cost.status, 0) << cost.output;
+    EXPECT_NE(cost.output.find("Total cost for PAPI_read"), std::string::npos) << cost.output;
+    const Outcome decode = run(emulated(tool("papi_decode") + " -a"));
+    ASSERT_EQ(decode.status, 0) << decode.output;
+    EXPECT_NE(decode.output.find("PAPI_BR_MSP,NOT_DERIVED,"), std::string::npos) << decode.output;
+    EXPECT_NE(decode.output.find("mispred_branch_retired:BOGUS"), std::string::npos) << decode.output;
+}

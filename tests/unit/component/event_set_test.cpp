@@ -1,0 +1,326 @@
+// The component core end to end, through the C entry points the PAPI glue calls, on an in-process emulated
+// Pentium 4 executing known work between the calls: exact counts, domains, reset/write/stop, several event sets,
+// conflicts with the allocator's explanation, unsupported events, Hyper-Threading.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "component/glue_api.h"
+#include "in_process.h"
+#include "table/msr_map.h"
+
+using namespace netburst;
+using namespace netburst::component;
+using netburst::component::test::EmulatedMachine;
+
+namespace {
+
+constexpr int kUser = NB_DOMAIN_USER;
+constexpr int kKernel = NB_DOMAIN_KERNEL;
+
+std::vector<unsigned> codes_of(const std::vector<std::string>& names) {
+    std::vector<unsigned> codes;
+    for (const std::string& n : names) {
+        unsigned code = 0;
+        EXPECT_EQ(nb_native_name_to_code(n.c_str(), &code), NB_STATUS_OK) << n;
+        codes.push_back(code);
+    }
+    return codes;
+}
+
+// An event set of `names` for logical processor `lp`, scheduled; returns the status.
+int make_set(nb_event_set* set, const std::vector<std::string>& names, int domain = kUser | kKernel, unsigned lp = 0,
+             std::string* why = nullptr) {
+    nb_event_set_init(set, domain);
+    nb_thread thread{static_cast<std::uint8_t>(lp)};
+    const std::vector<unsigned> codes = codes_of(names);
+    char reason[NB_REASON_LEN] = "";
+    const int s = nb_event_set_update(set, &thread, codes.data(), static_cast<unsigned>(codes.size()), reason,
+                                      sizeof reason);
+    if (why) *why = reason;
+    return s;
+}
+
+void start(nb_event_set* set) {
+    char why[NB_REASON_LEN] = "";
+    ASSERT_EQ(nb_event_set_start(set, why, sizeof why), NB_STATUS_OK) << why;
+}
+
+const char* kTotIns = "instr_retired:NBOGUSNTAG:NBOGUSTAG";
+const char* kBrIns = "branch_retired:MMNP:MMNM:MMTP:MMTM";
+const char* kBrTkn = "branch_retired:MMTP:MMTM";
+const char* kBrNtk = "branch_retired:MMNP:MMNM";
+
+}  // namespace
+
+TEST(EventSet, ComponentInitialisesOnTheEmulator) {
+    EmulatedMachine m;
+    ASSERT_EQ(m.status(), NB_STATUS_OK);
+    EXPECT_STREQ(m.info().preset_section, "papi-netburst sse");
+    EXPECT_EQ(m.info().model, 2u);
+    EXPECT_GT(m.info().num_native_events, 50u);
+    EXPECT_STREQ(m.info().disabled_reason, "");
+    EmulatedMachine l3(2, false, true, "x87");
+    EXPECT_STREQ(l3.info().preset_section, "papi-netburst x87 L3");
+}
+
+TEST(EventSet, InstructionsAndBranchesAreExact) {
+    EmulatedMachine m;
+    nb_event_set set;
+    // branch_retired lives on CRU_ESCR2/3, which hold two settings: two of the branch presets at a time.
+    ASSERT_EQ(make_set(&set, {kTotIns, kBrTkn, kBrNtk}), NB_STATUS_OK);
+    m.straight(50);  // before start: not counted
+    start(&set);
+    m.loop(1000, 4);
+    ASSERT_EQ(nb_event_set_read(&set), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 5000);
+    EXPECT_EQ(set.values[1], 999);
+    EXPECT_EQ(set.values[2], 1);
+    m.loop(10, 1);
+    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 5020);
+    EXPECT_EQ(set.values[1] + set.values[2], 1010);
+    nb_event_set all;
+    ASSERT_EQ(make_set(&all, {kBrIns}), NB_STATUS_OK);
+    start(&all);
+    m.loop(7, 2);
+    nb_event_set_stop(&all);
+    EXPECT_EQ(all.values[0], 7);
+    m.straight(100);  // after stop: not counted
+    ASSERT_EQ(nb_event_set_read(&set), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 5020);
+}
+
+TEST(EventSet, TheCommonPresetSetCountsInOnePass) {
+    // PAPI_TOT_CYC PAPI_TOT_INS PAPI_BR_MSP PAPI_L1_DCM PAPI_FP_INS (sse): doc/presets.md's headline set.
+    EmulatedMachine m;
+    nb_event_set set;
+    std::string why;
+    ASSERT_EQ(make_set(&set,
+                       {"global_power_events:RUNNING", kTotIns, "mispred_branch_retired:BOGUS",
+                        "1stL_cache_load_miss_retired:NBOGUS", "execution_event:NBOGUS0", "scalar_SP_uop:ALL:TAG0",
+                        "scalar_DP_uop:ALL:TAG0"},
+                       kUser, 0, &why),
+              NB_STATUS_OK)
+        << why;
+    start(&set);
+    m.loop(200, 3, 4096);  // 200 loads, one per page: every one misses the 8 KB L1
+    m.straight(300, 3, emu::InsnClass::SseScalarDp);
+    m.straight(100, 3, emu::InsnClass::SseScalarSp);
+    m.straight(100, 3, emu::InsnClass::X87Arith);  // not in the sse variant
+    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    EXPECT_GT(set.values[0], set.values[1] / 4) << "cycles";
+    EXPECT_EQ(set.values[1], 200 * 4 + 500);
+    EXPECT_GE(set.values[2], 0);
+    EXPECT_LE(set.values[2], 2) << "a counted loop mispredicts at most at its exit";
+    EXPECT_EQ(set.values[3], 200) << "L1 load misses (replay tagging)";
+    EXPECT_EQ(set.values[4], 400) << "scalar SSE uops (execution tagging)";
+}
+
+TEST(EventSet, DomainsSelectUserAndKernelLevels) {
+    EmulatedMachine m;
+    struct Case {
+        int domain;
+        long long expected;
+    };
+    for (Case c : {Case{kUser, 200}, Case{kKernel, 100}, Case{kUser | kKernel, 300}}) {
+        nb_event_set set;
+        ASSERT_EQ(make_set(&set, {kTotIns}, c.domain), NB_STATUS_OK);
+        start(&set);
+        m.straight(100, 0);
+        m.straight(200, 3);
+        ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+        EXPECT_EQ(set.values[0], c.expected) << "domain " << c.domain;
+    }
+    // :u and :k in the name win over the domain.
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {"instr_retired:NBOGUSNTAG:NBOGUSTAG:k"}, kUser), NB_STATUS_OK);
+    start(&set);
+    m.straight(70, 0);
+    m.straight(30, 3);
+    nb_event_set_stop(&set);
+    EXPECT_EQ(set.values[0], 70);
+}
+
+TEST(EventSet, ChangingTheDomainReschedules) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns}, kUser), NB_STATUS_OK);
+    char why[NB_REASON_LEN] = "";
+    nb_thread thread{0};
+    ASSERT_EQ(nb_event_set_set_domain(&set, &thread, kKernel, why, sizeof why), NB_STATUS_OK) << why;
+    start(&set);
+    m.straight(10, 0);
+    m.straight(20, 3);
+    nb_event_set_stop(&set);
+    EXPECT_EQ(set.values[0], 10);
+    EXPECT_EQ(nb_event_set_set_domain(&set, &thread, 4, why, sizeof why), NB_STATUS_INVALID);
+    EXPECT_EQ(set.domain, kKernel) << "a refused domain leaves the old one";
+}
+
+TEST(EventSet, ResetAndWriteWhileRunning) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}), NB_STATUS_OK);
+    start(&set);
+    m.loop(100, 1);
+    ASSERT_EQ(nb_event_set_reset(&set), NB_STATUS_OK);
+    m.loop(10, 1);
+    nb_event_set_read(&set);
+    EXPECT_EQ(set.values[0], 20);
+    EXPECT_EQ(set.values[1], 10);
+    const long long values[2] = {(1ll << 40) - 5, 1ll << 45};
+    ASSERT_EQ(nb_event_set_write(&set, values), NB_STATUS_OK);
+    m.loop(5, 1);  // 10 instructions: the instruction counter wraps its 40 bits
+    nb_event_set_read(&set);
+    EXPECT_EQ(set.values[0], (1ll << 40) + 5);
+    EXPECT_EQ(set.values[1], (1ll << 45) + 5);
+    m.loop(5, 1);
+    nb_event_set_stop(&set);
+    EXPECT_EQ(set.values[0], (1ll << 40) + 15) << "the emulator's OVF flag was acknowledged, not counted twice";
+}
+
+TEST(EventSet, SeveralEventSetsTakeTurns) {
+    EmulatedMachine m;
+    nb_event_set a, b;
+    ASSERT_EQ(make_set(&a, {kTotIns}), NB_STATUS_OK);
+    ASSERT_EQ(make_set(&b, {kBrTkn, kTotIns}), NB_STATUS_OK);
+    start(&a);
+    m.loop(10, 2);
+    nb_event_set_stop(&a);
+    start(&b);
+    m.loop(20, 2);
+    nb_event_set_stop(&b);
+    start(&a);  // starting again counts from zero
+    m.loop(5, 2);
+    nb_event_set_stop(&a);
+    EXPECT_EQ(a.values[0], 15);
+    EXPECT_EQ(b.values[0], 19);
+    EXPECT_EQ(b.values[1], 60);
+}
+
+TEST(EventSet, StopLeavesNoRegisterProgrammed) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns, "2ndL_cache_load_miss_retired", "x87_FP_retired"}),
+              NB_STATUS_OK);
+    start(&set);
+    m.loop(10, 2);
+    nb_event_set_stop(&set);
+    for (unsigned c = 0; c < kNumCounters; ++c) {
+        std::uint64_t v = 1;
+        ASSERT_EQ(m.backend().read_msr(kCounters[c].cccr_msr, &v), IoStatus::Ok);
+        EXPECT_EQ(v, 0u) << kCounters[c].cccr_name;
+    }
+    for (unsigned e = 0; e < kNumEscrs; ++e) {
+        if (!model_in(kEscrs[e].models, 2)) continue;
+        std::uint64_t v = 1;
+        ASSERT_EQ(m.backend().read_msr(kEscrs[e].msr, &v), IoStatus::Ok);
+        EXPECT_EQ(v, 0u) << kEscrs[e].name;
+    }
+    std::uint64_t pebs = 1, mv = 1;
+    m.backend().read_msr(kMsrPebsEnable, &pebs);
+    m.backend().read_msr(kMsrPebsMatrixVert, &mv);
+    EXPECT_EQ(pebs, 0u);
+    EXPECT_EQ(mv, 0u);
+}
+
+TEST(EventSet, ConflictsCarryTheAllocatorsExplanation) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns}), NB_STATUS_OK);
+    const nb_event_set before = set;
+    std::string why;
+    EXPECT_EQ(make_set(&set, {"1stL_cache_load_miss_retired", "2ndL_cache_load_miss_retired"}, kUser, 0, &why),
+              NB_STATUS_CONFLICT);
+    EXPECT_NE(why.find("1stL_cache_load_miss_retired"), std::string::npos) << why;
+    EXPECT_NE(why.find("2ndL_cache_load_miss_retired"), std::string::npos) << why;
+    EXPECT_NE(why.find("PEBS"), std::string::npos) << why;
+    EXPECT_EQ(make_set(&set, {"memory_loads", "memory_stores"}, kUser, 0, &why), NB_STATUS_CONFLICT);
+    EXPECT_NE(why.find("front-end"), std::string::npos) << why;
+
+    // A failed update leaves the set as it was (PAPI re-establishes its old events).
+    nb_event_set kept = before;
+    nb_thread thread{0};
+    const std::vector<unsigned> bad = codes_of({"1stL_cache_load_miss_retired", "2ndL_cache_load_miss_retired"});
+    char reason[NB_REASON_LEN];
+    EXPECT_EQ(nb_event_set_update(&kept, &thread, bad.data(), 2, reason, sizeof reason), NB_STATUS_CONFLICT);
+    EXPECT_EQ(kept.num_events, 1u);
+    EXPECT_EQ(kept.codes[0], before.codes[0]);
+}
+
+TEST(EventSet, TooManyEventsAndEventsThatNeedAMask) {
+    EmulatedMachine m;
+    nb_event_set set;
+    nb_event_set_init(&set, kUser);
+    std::vector<unsigned> many(NB_MAX_EVENTS + 1, codes_of({kTotIns})[0]);
+    char why[NB_REASON_LEN] = "";
+    nb_thread thread{0};
+    EXPECT_EQ(nb_event_set_update(&set, &thread, many.data(), static_cast<unsigned>(many.size()), why, sizeof why),
+              NB_STATUS_TOO_MANY);
+
+    unsigned code = 0;
+    ASSERT_EQ(nb_native_first(&code), NB_STATUS_OK);
+    char name[256];
+    do {
+        nb_native_code_to_name(code, name, sizeof name);
+    } while (std::string(name) != "execution_event" && nb_native_next_event(&code) == NB_STATUS_OK);
+    ASSERT_STREQ(name, "execution_event");
+    EXPECT_EQ(nb_event_set_update(&set, &thread, &code, 1, why, sizeof why), NB_STATUS_NO_EVENT);
+    EXPECT_NE(std::string(why).find("NBOGUS0"), std::string::npos) << why;
+}
+
+TEST(EventSet, TheSameEventTwiceSharesItsCounter) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {"branch_retired:MMTP:MMTM", "branch_retired:MMTM:MMTP", kTotIns}), NB_STATUS_OK);
+    EXPECT_EQ(set.counter_of[0], set.counter_of[1]);
+    start(&set);
+    m.loop(30, 1);
+    nb_event_set_stop(&set);
+    EXPECT_EQ(set.values[0], 29);
+    EXPECT_EQ(set.values[1], 29);
+}
+
+TEST(EventSet, UnmodelledEventsAreRefusedAtStartAndLeaveThePmuClean) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {"SSE_input_assist:ALL", kTotIns}), NB_STATUS_OK);
+    char why[NB_REASON_LEN] = "";
+    EXPECT_EQ(nb_event_set_start(&set, why, sizeof why), NB_STATUS_UNSUPPORTED);
+    EXPECT_NE(std::string(why).find("SSE_input_assist"), std::string::npos) << why;
+    EXPECT_EQ(set.running, 0);
+    for (unsigned c = 0; c < kNumCounters; ++c) {
+        std::uint64_t v = 1;
+        m.backend().read_msr(kCounters[c].cccr_msr, &v);
+        EXPECT_EQ(v, 0u) << kCounters[c].cccr_name;
+    }
+}
+
+TEST(EventSet, HyperThreadingCountsTheOwningLogicalProcessor) {
+    EmulatedMachine m(2, true);
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns}, kUser, 1), NB_STATUS_OK);
+    EXPECT_EQ(set.logical_processor, 1);
+    m.on_thread(1);
+    start(&set);
+    m.straight(40);
+    m.on_thread(0);
+    m.straight(70);  // the other logical processor's instructions are not counted
+    m.on_thread(1);
+    m.straight(2);
+    nb_event_set_stop(&set);
+    EXPECT_EQ(set.values[0], 42);
+}
+
+TEST(EventSet, EverythingIsRefusedWithoutAnActiveComponent) {
+    unsigned code = 0;
+    EXPECT_EQ(nb_native_first(&code), NB_STATUS_DISABLED);
+    EXPECT_EQ(nb_native_name_to_code("instr_retired:NBOGUSNTAG", &code), NB_STATUS_DISABLED);
+    nb_component_info info;
+    // Natively, detection finds neither the emulator nor a Pentium 4 (the machine running the tests).
+    EXPECT_EQ(nb_component_init(&info), NB_STATUS_DISABLED);
+    EXPECT_NE(std::string(info.disabled_reason).find("netburst-run"), std::string::npos) << info.disabled_reason;
+    nb_component_shutdown();
+}

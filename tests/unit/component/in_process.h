@@ -1,0 +1,138 @@
+// The component core against an in-process emulator: a Backend that calls Emulator::write_msr/read_msr/read_pmc
+// directly (what the Valgrind tool does for the client requests), and a workload that executes known synthetic
+// instructions between the component's calls. With it the component's start, read and stop are tested end to
+// end without Valgrind or PAPI.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "backend/detect.h"
+#include "component/component.h"
+#include "emulator/emulator.h"
+
+namespace netburst::component::test {
+
+class InProcessBackend final : public Backend {
+public:
+    InProcessBackend(emu::Emulator* emulator, const unsigned* thread) : emu_(emulator), thread_(thread) {}
+
+    IoStatus write_msr(std::uint32_t msr, std::uint64_t value) override {
+        ++writes;
+        return emu_->write_msr(*thread_, msr, value) == emu::MsrResult::Ok ? IoStatus::Ok : IoStatus::Fault;
+    }
+    IoStatus read_msr(std::uint32_t msr, std::uint64_t* value) override {
+        return emu_->read_msr(*thread_, msr, value) == emu::MsrResult::Ok ? IoStatus::Ok : IoStatus::Fault;
+    }
+    IoStatus read_counter(unsigned counter, std::uint64_t* value) override {
+        return emu_->read_pmc(*thread_, counter, value) == emu::MsrResult::Ok ? IoStatus::Ok : IoStatus::Fault;
+    }
+    IoStatus counter_status(unsigned counter) override {
+        return emu_->counter_unsupported(counter) ? IoStatus::Unsupported : IoStatus::Ok;
+    }
+    unsigned logical_processor() override { return *thread_; }
+
+    unsigned writes = 0;
+
+private:
+    emu::Emulator* emu_;
+    const unsigned* thread_;
+};
+
+// An emulated Pentium 4 with the component initialised on it, as under netburst-run.
+class EmulatedMachine {
+public:
+    explicit EmulatedMachine(unsigned model = 2, bool hyper_threading = false, bool l3 = false,
+                             const char* fp_env = nullptr)
+        : emu_(new emu::Emulator) {
+        emu::EmulatorConfig config;
+        config.model = model;
+        config.hyper_threading = hyper_threading;
+        config.with_l3 = l3;
+        emu_->reset(config);
+        DetectionSources sources;
+        sources.emulator = [=] {
+            EmulatorQuery q;
+            q.emulated = true;
+            q.protocol_version = 1;
+            q.model = model;
+            q.hyper_threading = hyper_threading;
+            q.has_l3 = l3;
+            q.misc_enable = 1u << 7;
+            return q;
+        };
+        sources.make_emulator_backend = [this] {
+            auto b = std::make_unique<InProcessBackend>(emu_.get(), &thread_);
+            backend_ = b.get();
+            return std::unique_ptr<Backend>(std::move(b));
+        };
+        status_ = initialize_component(sources, fp_env, &info_);
+    }
+    ~EmulatedMachine() { shutdown_component(); }
+    EmulatedMachine(const EmulatedMachine&) = delete;
+    EmulatedMachine& operator=(const EmulatedMachine&) = delete;
+
+    int status() const { return status_; }
+    const nb_component_info& info() const { return info_; }
+    ComponentState& component() { return *active_component(); }
+    InProcessBackend& backend() { return *backend_; }
+    emu::Emulator& emulator() { return *emu_; }
+
+    // The logical processor the next component call and instructions belong to.
+    void on_thread(unsigned t) { thread_ = t; }
+    unsigned thread() const { return thread_; }
+
+    // --- Known work -----------------------------------------------------------------------------------------
+    // n integer instructions in a straight line, at privilege level cpl.
+    void straight(unsigned n, unsigned cpl = 3, emu::InsnClass cls = emu::InsnClass::IntAlu) {
+        for (unsigned i = 0; i < n; ++i) emu_->execute(next(cls, cpl));
+    }
+    // A counted loop: `iterations` times `body` instructions of class cls (the first an integer load when
+    // load_stride is not 0, from load_base + i * load_stride) and a conditional branch back, taken every time but
+    // the last. Instructions: iterations * (body + 1); branches: iterations, of which iterations - 1 taken.
+    void loop(unsigned iterations, unsigned body, std::uint64_t load_stride = 0, std::uint64_t load_base = 1u << 24,
+              emu::InsnClass cls = emu::InsnClass::IntAlu) {
+        const std::uint64_t top = pc_;
+        for (unsigned i = 0; i < iterations; ++i) {
+            pc_ = top;
+            for (unsigned k = 0; k < body; ++k) {
+                const bool is_load = k == 0 && load_stride != 0;
+                emu::Instruction insn = next(is_load ? emu::InsnClass::IntAlu : cls, 3);
+                if (is_load) {
+                    insn.num_mem = 1;
+                    insn.mem[0].address = load_base + i * load_stride;
+                    insn.mem[0].size = 8;
+                }
+                emu_->execute(insn);
+            }
+            emu::Instruction br = next(emu::InsnClass::CondBranch, 3);
+            br.length = 2;
+            br.taken = i + 1 < iterations;
+            br.target = top;
+            br.reads = emu::kRegFlags;
+            emu_->execute(br);
+        }
+        pc_ = top + 3 * body + 2;
+    }
+
+private:
+    emu::Instruction next(emu::InsnClass cls, unsigned cpl) {
+        emu::Instruction insn;
+        insn.pc = pc_;
+        insn.length = 3;
+        insn.cls = cls;
+        insn.cpl = static_cast<std::uint8_t>(cpl);
+        insn.thread = static_cast<std::uint8_t>(thread_);
+        pc_ += 3;
+        return insn;
+    }
+
+    std::unique_ptr<emu::Emulator> emu_;
+    unsigned thread_ = 0;
+    std::uint64_t pc_ = 0x400000;
+    InProcessBackend* backend_ = nullptr;
+    nb_component_info info_{};
+    int status_ = -1;
+};
+
+}  // namespace netburst::component::test
