@@ -1,5 +1,5 @@
 /* The PAPI component "netburst": Intel NetBurst (Pentium 4) performance counters, on the NetBurst emulator under
- * netburst-run today and through the kernel MSR device on a real Pentium 4 later.
+ * netburst-run, or through the kernel MSR device on a real Pentium 4 (doc/real-pentium4.md).
  *
  * This file is only glue: each PAPI callback converts PAPI's arguments, calls the component core
  * (component/glue_api.h, C++) and turns its status into a PAPI error code. The hardware table, the event parser,

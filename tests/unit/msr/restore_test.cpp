@@ -172,3 +172,17 @@ TEST(Restore, AProgramsOwnSignalHandlerIsLeftAlone) {
     EXPECT_EQ(seen.sa_handler, SIG_DFL) << "and loses it when the backend goes";
     sigaction(SIGHUP, &old, nullptr);
 }
+
+TEST(Restore, AForkedChildLeavesTheParentsRegistersAlone) {
+    FakeMachine m;
+    Detection d = m.detect();
+    program(msr_backend(d));
+    const std::vector<std::uint64_t> counting = m.registers();
+    for (void (*finish)() : {exit_normally, die_by_sigterm}) {
+        const pid_t pid = fork();
+        if (pid == 0) finish();  // a child of a PAPI program that exits or dies (fork without exec)
+        int status = 0;
+        waitpid(pid, &status, 0);
+        EXPECT_EQ(m.registers(), counting) << "the parent is still counting";
+    }
+}

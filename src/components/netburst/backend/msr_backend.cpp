@@ -56,7 +56,7 @@ private:
 // What this process's event sets hold on one package. Changed only under `lock`.
 struct MsrBackend::PackageState {
     TryLock lock;
-    CounterMask owned = 0;
+    std::atomic<CounterMask> owned{0};  // also read without the lock, to tell our counters from others
     std::int8_t counter_owner[kNumCounters];  // logical processor of the set holding the counter, or -1
     std::int8_t escr_owner[kNumEscrs];
     unsigned replay_users = 0;
@@ -278,7 +278,7 @@ bool MsrBackend::foreign_usage(const Target& t, CounterMask* counters, EscrMask*
         std::uint64_t cccr = 0;
         *err = io_->read(t.cpu, kCounters[c].cccr_msr, &cccr);
         if (*err) return false;
-        if (!(cccr & kCccrEnable) || (ps.owned & counter_bit(c))) continue;
+        if (!(cccr & kCccrEnable) || (ps.owned.load(std::memory_order_relaxed) & counter_bit(c))) continue;
         *counters |= counter_bit(c);
         const EscrId escr = escr_for_cccr_select(c, static_cast<unsigned>((cccr >> kCccrSelectShift) & 7), model_);
         if (escr != EscrId::None) *escrs |= escr_bit(escr);
@@ -319,8 +319,9 @@ PmuOccupancy MsrBackend::occupancy(unsigned logical_processor) {
     PackageState& ps = packages_[t.package];
     if (!ps.lock.lock()) return o;
     CounterMask same_lp = 0;
+    const CounterMask owned = ps.owned.load();
     for (unsigned c = 0; c < kNumCounters; ++c) {
-        if (!(ps.owned & counter_bit(c))) continue;
+        if (!(owned & counter_bit(c))) continue;
         if (ps.counter_owner[c] == static_cast<std::int8_t>(logical_processor)) same_lp |= counter_bit(c);
         else o.sibling.counters |= counter_bit(c);
     }
@@ -381,8 +382,9 @@ IoStatus MsrBackend::claim(const PmuClaim& claim, std::string* why) {
         *why = "counters " + counter_list(claim.counters & foreign) +
                " were enabled by other software after the event set was scheduled; they are left alone";
         status = IoStatus::Unavailable;
-    } else if (claim.counters & ps.owned) {
-        *why = "counters " + counter_list(claim.counters & ps.owned) + " are in use by another event set of this process";
+    } else if (claim.counters & ps.owned.load()) {
+        *why = "counters " + counter_list(claim.counters & ps.owned.load()) +
+               " are in use by another event set of this process";
         status = IoStatus::Unavailable;
     } else if (claim.escrs & foreign_escrs) {
         *why = "an ESCR the event set needs is read by a counter other software enabled";
@@ -423,7 +425,7 @@ IoStatus MsrBackend::claim(const PmuClaim& claim, std::string* why) {
 
     if (status == IoStatus::Ok) {
         const auto lp = static_cast<std::int8_t>(claim.logical_processor);
-        ps.owned |= claim.counters;
+        ps.owned.fetch_or(claim.counters);
         for (unsigned c = 0; c < kNumCounters; ++c)
             if (claim.counters & counter_bit(c)) ps.counter_owner[c] = lp;
         for (unsigned e = 0; e < kNumEscrs; ++e)
@@ -443,7 +445,7 @@ void MsrBackend::release(const PmuClaim& claim) {
     if (!resolve(&t)) return;
     PackageState& ps = packages_[t.package];
     if (!ps.lock.lock()) return;  // a signal handler met the lock taken: the claim stays (a later start conflicts)
-    ps.owned &= ~claim.counters;
+    ps.owned.fetch_and(~claim.counters);
     for (unsigned c = 0; c < kNumCounters; ++c)
         if (claim.counters & counter_bit(c)) ps.counter_owner[c] = -1;
     for (unsigned e = 0; e < kNumEscrs; ++e)

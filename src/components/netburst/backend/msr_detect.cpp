@@ -161,7 +161,7 @@ Detection detect_msr_backend(const CpuIdentity& cpu, const MsrEnvironment& env, 
     std::string desc = "Pentium 4 model " + std::to_string(model) + " stepping " + std::to_string(cpu.stepping) +
                        ", " + std::to_string(topology.num_packages) + " package" +
                        (topology.num_packages == 1 ? "" : "s") + (topology.hyper_threading ? " with HT" : "") +
-                       ", via " + env.device_root + "/*/" + device + ", per logical CPU";
+                       ", per logical CPU via " + (env.fake_devices ? "fake " + device + " files" : device);
     std::string notes = "counting per logical CPU through " + env.device_root + "/*/" + device + "; counters read " +
                         (backend->uses_rdpmc() ? "with RDPMC" : "with pread (RDPMC not allowed)") +
                         "; counter 1 is never used (CCCR1 Enable erratum); counter writes are done twice (erratum N15)";

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <mutex>
+#include <pthread.h>
 
 #include "table/registers.h"
 
@@ -112,11 +113,20 @@ void uninstall_handlers() {
     }
 }
 
+// A forked child does not own the registers: its exit or death must not restore them under the parent.
+void forget_in_child() {
+    g_snapshot.store(nullptr);
+    for (bool& installed : g_installed) installed = false;  // the handlers find no snapshot and just re-raise
+}
+
 }  // namespace
 
 void register_for_restore(RegisterSnapshot* snapshot) {
-    static std::once_flag atexit_once;
-    std::call_once(atexit_once, [] { std::atexit(restore_now); });
+    static std::once_flag hooks_once;
+    std::call_once(hooks_once, [] {
+        std::atexit(restore_now);
+        pthread_atfork(nullptr, nullptr, forget_in_child);
+    });
     uninstall_handlers();
     g_snapshot.store(snapshot);
     if (snapshot) install_handlers();

@@ -5,7 +5,8 @@
 //
 // Limits (doc/real-pentium4.md): SIGKILL, a power cut or a kernel crash leave the registers as the component last
 // set them; a signal whose handler the program installed itself (before or after PAPI) is the program's business
-// and restores nothing; _exit() and quick_exit() skip atexit.
+// and restores nothing; _exit() and quick_exit() skip atexit. A forked child restores nothing: the registers are
+// the parent's, which may still be counting.
 #pragma once
 
 #include <atomic>
