@@ -83,7 +83,7 @@ static int _netburst_init_component(int cidx)
 	}
 	if (info.notes[0]) {
 		SUBDBG("netburst: %s\n", info.notes);
-		PAPIERROR("netburst: %s", info.notes);
+		PAPIWARN("netburst: %s", info.notes);
 	}
 
 	/* Exactly one section of the compiled-in preset table, generated from the component's preset table. */

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 
 #include "table/registers.h"
 
@@ -69,14 +70,22 @@ struct MsrBackend::PackageState {
 };
 
 // Per thread: the CPU it is pinned to, the CPU its current call targets, and the last refusal. Keyed by the
-// backend's id, so that a thread that outlives one backend starts afresh with the next.
+// backend's id, so that a thread that outlives one backend starts afresh with the next. Trivially destructible on
+// purpose: the main thread's copy is destroyed before static objects, and the component (a static) may be shut
+// down at exit, after it.
 struct MsrBackend::ThreadState {
     std::uint64_t owner = 0;
     int bound_cpu = -1;
     bool pinned = false;
     int selected_cpu = -1;
     SavedAffinity saved;
-    std::string refusal;
+    char refusal[512] = {};
+
+    void set_refusal(const std::string& why) {
+        const std::size_t n = why.size() < sizeof refusal - 1 ? why.size() : sizeof refusal - 1;
+        std::memcpy(refusal, why.data(), n);
+        refusal[n] = '\0';
+    }
 };
 
 namespace {
@@ -107,13 +116,17 @@ MsrBackend::~MsrBackend() {
 unsigned MsrBackend::restore_registers() { return snapshot_.restore(); }
 
 MsrBackend::ThreadState& MsrBackend::thread_state() const {
+    static_assert(std::is_trivially_destructible<ThreadState>::value, "see ThreadState");
     thread_local ThreadState t;
-    if (t.owner != id_) t = ThreadState{id_, -1, false, -1, SavedAffinity{}, std::string()};
+    if (t.owner != id_) {
+        t = ThreadState();
+        t.owner = id_;
+    }
     return t;
 }
 
-IoStatus MsrBackend::refuse(IoStatus status, std::string why) const {
-    thread_state().refusal = std::move(why);
+IoStatus MsrBackend::refuse(IoStatus status, const std::string& why) const {
+    thread_state().set_refusal(why);
     return status;
 }
 
@@ -133,7 +146,8 @@ bool MsrBackend::bind(ThreadState& ts) {
     if (ts.bound_cpu >= 0) return true;
     const int cpu = placement_->current_cpu();
     if (cpu < 0 || !topology_.find(static_cast<unsigned>(cpu))) {
-        ts.refusal = "the thread runs on CPU " + std::to_string(cpu) + ", which the topology hwloc reported does not list";
+        ts.set_refusal("the thread runs on CPU " + std::to_string(cpu) +
+                       ", which the topology hwloc reported does not list");
         return false;
     }
     // A thread that cannot be pinned (a cpuset forbids it) still counts its CPU, but may move away from it; claim
@@ -153,7 +167,7 @@ bool MsrBackend::resolve(Target* t) {
     }
     const LogicalCpu* lc = topology_.find(static_cast<unsigned>(cpu));
     if (!lc) {
-        ts.refusal = "CPU " + std::to_string(cpu) + " is not in the topology";
+        ts.set_refusal("CPU " + std::to_string(cpu) + " is not in the topology");
         return false;
     }
     t->cpu = lc->os_index;
@@ -190,7 +204,8 @@ IoStatus MsrBackend::attach_cpu(unsigned cpu, unsigned* logical_processor, std::
 void MsrBackend::release_thread() {
     ThreadState& ts = thread_state();
     if (ts.pinned) placement_->unpin(ts.saved);
-    ts = ThreadState{id_, -1, false, -1, SavedAffinity{}, std::string()};
+    ts = ThreadState();
+    ts.owner = id_;
 }
 
 // --- Register access -------------------------------------------------------------------------------------------

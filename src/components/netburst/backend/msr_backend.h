@@ -87,7 +87,7 @@ private:
     ThreadState& thread_state() const;
     bool bind(ThreadState& ts);
     bool resolve(Target* t);
-    IoStatus refuse(IoStatus status, std::string why) const;
+    IoStatus refuse(IoStatus status, const std::string& why) const;
     IoStatus io_status(int err, const char* op, std::uint32_t msr, unsigned cpu) const;
     // Reads the 18 CCCRs of the target's package; counters enabled there that no event set of ours claimed, and the
     // ESCRs they read.
