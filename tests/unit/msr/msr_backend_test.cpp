@@ -144,6 +144,19 @@ TEST(MsrBackend, AThreadIsPinnedToItsCpuAndCountsItsThreadBits) {
     EXPECT_EQ(b.logical_processor(), 0u);
 }
 
+TEST(MsrBackend, TheThreadKeepsItsPinUntilItsLastPapiContextEnds) {
+    FakeMachine m;
+    Detection d = m.detect();
+    MsrBackend& b = msr_backend(d);
+    EXPECT_EQ(b.register_thread(), 0u);  // the thread's own context
+    EXPECT_EQ(b.register_thread(), 0u);  // the CPU context of an event set it attached to a CPU
+    EXPECT_EQ(m.placement().pins.size(), 1u);
+    b.release_thread();  // the attached event set is destroyed
+    EXPECT_EQ(m.placement().unpins, 0u) << "the thread still counts its own CPU";
+    b.release_thread();  // PAPI_unregister_thread
+    EXPECT_EQ(m.placement().unpins, 1u);
+}
+
 TEST(MsrBackend, AThreadThatMovedOffItsCpuCannotStart) {
     FakeMachine m;
     m.placement().pin_error = EINVAL;  // a cpuset forbids pinning

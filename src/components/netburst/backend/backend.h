@@ -94,7 +94,10 @@ public:
     virtual int select_cpu(int cpu);
     // Checks that event sets can be attached to OS CPU `cpu` and gives its logical processor.
     virtual IoStatus attach_cpu(unsigned cpu, unsigned* logical_processor, std::string* why);
-    // The calling thread is done with the component (PAPI_unregister_thread, PAPI_shutdown): unpin it.
+    // A PAPI context starts (init_thread) or ends (shutdown_thread) on the calling thread: PAPI makes one per
+    // thread and one per CPU an event set is attached to, both on the thread that asks. The kernel MSR backend
+    // pins the thread at the first and gives its CPU affinity back when the last one ends.
+    virtual unsigned register_thread() { return logical_processor(); }
     virtual void release_thread() {}
     // Why the last access the calling thread made was refused, when the backend refused it itself ("" if not).
     virtual std::string last_refusal() const { return std::string(); }

@@ -78,6 +78,7 @@ struct MsrBackend::ThreadState {
     int bound_cpu = -1;
     bool pinned = false;
     int selected_cpu = -1;
+    unsigned registrations = 0;  // PAPI contexts made on this thread and not yet shut down
     SavedAffinity saved;
     char refusal[512] = {};
 
@@ -110,7 +111,7 @@ MsrBackend::MsrBackend(MsrBackendConfig config)
 MsrBackend::~MsrBackend() {
     unregister_for_restore(&snapshot_);
     snapshot_.restore();
-    release_thread();
+    forget_thread();
 }
 
 unsigned MsrBackend::restore_registers() { return snapshot_.restore(); }
@@ -201,7 +202,21 @@ IoStatus MsrBackend::attach_cpu(unsigned cpu, unsigned* logical_processor, std::
     return IoStatus::Ok;
 }
 
+unsigned MsrBackend::register_thread() {
+    ++thread_state().registrations;
+    return logical_processor();
+}
+
 void MsrBackend::release_thread() {
+    ThreadState& ts = thread_state();
+    if (ts.registrations > 1) {
+        --ts.registrations;
+        return;
+    }
+    forget_thread();
+}
+
+void MsrBackend::forget_thread() {
     ThreadState& ts = thread_state();
     if (ts.pinned) placement_->unpin(ts.saved);
     ts = ThreadState();

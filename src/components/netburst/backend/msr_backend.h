@@ -62,6 +62,7 @@ public:
     void release(const PmuClaim& claim) override;
     int select_cpu(int cpu) override;
     IoStatus attach_cpu(unsigned cpu, unsigned* logical_processor, std::string* why) override;
+    unsigned register_thread() override;
     void release_thread() override;
     std::string last_refusal() const override;
 
@@ -85,6 +86,7 @@ private:
     struct ThreadState;
 
     ThreadState& thread_state() const;
+    void forget_thread();  // unpins the calling thread and forgets it, whatever its registrations
     bool bind(ThreadState& ts);
     bool resolve(Target* t);
     IoStatus refuse(IoStatus status, const std::string& why) const;

@@ -68,7 +68,7 @@ void nb_thread_shutdown(struct nb_thread* thread) {
 int nb_thread_init(struct nb_thread* thread) {
     std::memset(thread, 0, sizeof *thread);
     return with_component([&](ComponentState& c) {
-        thread->logical_processor = static_cast<std::uint8_t>(c.backend().logical_processor());
+        thread->logical_processor = static_cast<std::uint8_t>(c.backend().register_thread());
         return NB_STATUS_OK;
     });
 }

@@ -88,7 +88,9 @@ struct nb_component_info {
 int nb_component_init(struct nb_component_info* info);
 void nb_component_shutdown(void);
 int nb_thread_init(struct nb_thread* thread);
-/* The thread is done with the component: on real hardware it gets its CPU affinity back. */
+/* A context PAPI made with nb_thread_init ends (PAPI_unregister_thread, PAPI_shutdown, or the CPU context of an
+ * attached event set going away). On real hardware the thread gets its CPU affinity back when its last context
+ * ends. */
 void nb_thread_shutdown(struct nb_thread* thread);
 
 /* Native events. Codes are the component's own; enumeration walks events (with their masks as PAPI's umasks). */
