@@ -51,3 +51,14 @@ tests_unit_msr_tests_SOURCES = \
 	tests/unit/msr/msr_component_test.cpp
 TESTS += tests/unit/msr_tests
 EXTRA_DIST += tests/data/topology
+
+# --- PAPI's tools on a fake Pentium 4 (only when PAPI is built) -----------------------------------------------
+if WITH_PAPI
+check_PROGRAMS += tests/integration/papi/msr_papi_test
+tests_integration_papi_msr_papi_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS) -I$(top_srcdir) \
+	-I$(top_srcdir)/tests/unit/msr
+tests_integration_papi_msr_papi_test_LDADD = libnetburst_component.a $(CORE_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
+tests_integration_papi_msr_papi_test_SOURCES = tests/integration/papi/msr_papi_test.cpp \
+	tests/unit/msr/fake_machine.h tests/unit/msr/fake_machine.cpp
+TESTS += tests/integration/papi/msr_papi_test
+endif
