@@ -59,12 +59,13 @@ EXTRA_DIST += $(PAPI_PATCHES)
 #   autoconf's cached result of that file check says what we mean, "no perf_event here", and selects PAPI's
 #   linux-generic build, which has no CPU component of its own and no libpfm4.
 # - LDFLAGS=-lstdc++ links the C++ runtime into libpapi.so and into the tools and tests linked with libpapi.a;
-#   LIBS=-lstdc++ puts it into papi.pc's Libs.private for static users.
+#   LIBS=-lstdc++ puts it into papi.pc's Libs.private for static users. hwloc likewise: the kernel MSR backend
+#   maps logical CPUs to packages and threads with it.
 PAPI_CONFIGURE_ARGS = \
 	--prefix='$(prefix)' --exec-prefix='$(exec_prefix)' --bindir='$(bindir)' --libdir='$(libdir)' \
 	--includedir='$(includedir)' --datadir='$(datadir)' --mandir='$(mandir)' --docdir='$(docdir)' \
 	--with-components=netburst ac_cv_file__proc_sys_kernel_perf_event_paranoid=no \
-	CC='$(CC)' F77='$(FC)' LDFLAGS=-lstdc++ LIBS=-lstdc++
+	CC='$(CC)' F77='$(FC)' LDFLAGS='-lstdc++ $(HWLOC_LIBS)' LIBS='-lstdc++ $(HWLOC_LIBS)'
 
 papi/netburst_cxx.o: libnetburst_component.a $(CORE_LIBS)
 	$(AM_V_GEN)$(MKDIR_P) papi && $(CXX) -r -nostdlib -o $@ \

@@ -1,5 +1,5 @@
 /* The PAPI component "netburst": Intel NetBurst (Pentium 4) performance counters, on the NetBurst emulator under
- * netburst-run today and through the kernel MSR device on a real Pentium 4 later.
+ * netburst-run, or through the kernel MSR device on a real Pentium 4 (doc/real-pentium4.md).
  *
  * This file is only glue: each PAPI callback converts PAPI's arguments, calls the component core
  * (component/glue_api.h, C++) and turns its status into a PAPI error code. The hardware table, the event parser,
@@ -75,6 +75,16 @@ static int _netburst_init_component(int cidx)
 	v->cmp_info.num_native_events = (int)info.num_native_events;
 	if (info.preset_warning[0])
 		PAPIERROR("netburst: %s", info.preset_warning);
+	/* Real hardware: counters count a logical CPU, so an event set may count any CPU (PAPI_CPU_ATTACH) or the
+	 * CPU the thread is pinned to (PAPI_GRN_SYS, the same as PAPI_GRN_THR here). doc/real-pentium4.md. */
+	if (info.cpu_attach) {
+		v->cmp_info.cpu = 1;
+		v->cmp_info.available_granularities = PAPI_GRN_THR | PAPI_GRN_SYS;
+	}
+	if (info.notes[0]) {
+		SUBDBG("netburst: %s\n", info.notes);
+		PAPIWARN("netburst: %s", info.notes);
+	}
 
 	/* Exactly one section of the compiled-in preset table, generated from the component's preset table. */
 	retval = _papi_load_preset_table(info.preset_section, 0, cidx);
@@ -97,7 +107,7 @@ static int _netburst_init_thread(hwd_context_t *ctx)
 
 static int _netburst_shutdown_thread(hwd_context_t *ctx)
 {
-	(void)ctx;
+	nb_thread_shutdown((struct nb_thread *)ctx);
 	return PAPI_OK;
 }
 
@@ -185,8 +195,17 @@ static int _netburst_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *optio
 						       sizeof why),
 			       "cannot change the domain", why);
 	case PAPI_GRANUL:
-		/* Counts follow the thread: the emulator gives each thread its own PMU. */
-		return option->granularity.granularity == PAPI_GRN_THR ? PAPI_OK : PAPI_EINVAL;
+		/* Counts follow the thread: the emulator gives each thread its own PMU. On real hardware the thread is
+		 * pinned and its logical CPU counted, which is what PAPI_GRN_SYS asks for too. */
+		if (option->granularity.granularity == PAPI_GRN_THR)
+			return PAPI_OK;
+		if (option->granularity.granularity == PAPI_GRN_SYS && _netburst_vector.cmp_info.cpu)
+			return PAPI_OK;
+		return PAPI_EINVAL;
+	case PAPI_CPU_ATTACH:
+		return explain(nb_event_set_attach_cpu((struct nb_event_set *)option->cpu.ESI->ctl_state,
+						       (unsigned)option->cpu.cpu_num, why, sizeof why),
+			       "cannot attach to the CPU", why);
 	case PAPI_DEF_ITIMER:
 	case PAPI_DEF_ITIMER_NS:
 		/* PAPI's software overflow and multiplexing timers are PAPI's; nothing in the PMU depends on them. */

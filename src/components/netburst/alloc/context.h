@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "encode/unit_encoding.h"
 #include "events/request.h"
@@ -37,6 +38,10 @@ struct AllocContext {
     Privilege default_privilege{};
     // Counters that must not be used at all (for example a counter the NMI watchdog owns).
     CounterMask unavailable_counters = 0;
+    // ESCRs that must not be written: on real hardware, those feeding counters other software has enabled.
+    EscrMask unavailable_escrs = 0;
+    // Why the unavailable counters and ESCRs are unavailable, in words; conflict explanations quote it.
+    std::string unavailable_reason;
     Occupancy sibling{};
 };
 

@@ -55,7 +55,8 @@ Conflict classify_placement(const std::vector<EventRequest>& requests, const std
     Conflict k;
     for (std::size_t i : idx) k.requests.push_back(i);
     const CounterMask usable = usable_counters(ctx);
-    const std::string held = ctx.hyper_threading ? " (counters and ESCRs the other logical processor holds are not free)" : "";
+    std::string held = ctx.hyper_threading ? " (counters and ESCRs the other logical processor holds are not free)" : "";
+    if (!ctx.unavailable_reason.empty()) held += " (" + ctx.unavailable_reason + ")";
 
     // 1. A block with more units than free counters.
     unsigned need[kNumBlocks] = {0, 0, 0, 0};

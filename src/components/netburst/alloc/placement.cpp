@@ -98,7 +98,8 @@ CounterMask usable_counters(const AllocContext& ctx) {
 }
 
 bool escr_usable(EscrId escr, const AllocContext& ctx) {
-    return model_in(kEscrs[escr_index(escr)].models, ctx.model) && !(ctx.sibling.escrs & escr_bit(escr));
+    return model_in(kEscrs[escr_index(escr)].models, ctx.model) && !(ctx.sibling.escrs & escr_bit(escr)) &&
+           !(ctx.unavailable_escrs & escr_bit(escr));
 }
 
 bool place_units(const std::vector<ConcreteUnit>& units, const AllocContext& ctx, std::vector<UnitPlace>* places) {

@@ -29,7 +29,8 @@ bool place_units(const std::vector<ConcreteUnit>& units, const AllocContext& ctx
 // The counters this context leaves usable.
 CounterMask usable_counters(const AllocContext& ctx);
 
-// Whether `escr` may be used in this context (exists on the model, not held by the other logical processor).
+// Whether `escr` may be used in this context (exists on the model, not held by the other logical processor or
+// by other software).
 bool escr_usable(EscrId escr, const AllocContext& ctx);
 
 }  // namespace netburst

@@ -1,6 +1,6 @@
 // How the component reaches the PMU registers: a Backend writes and reads MSRs and counters for the calling thread.
-// The emulator backend (client requests to netburst-run's Valgrind tool) exists today; the kernel MSR backend for a
-// real Pentium 4 (/dev/cpu/N/msr_safe or msr) is issue 6 and plugs in behind the same interface.
+// Two implement it: the emulator backend (client requests to netburst-run's Valgrind tool) and the kernel MSR
+// backend for a real Pentium 4 (/dev/cpu/N/msr_safe or msr, backend/msr_backend.h).
 //
 // Every register value comes from the encoder (encode/program.h); a backend only carries values to the hardware.
 #pragma once
@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+
+#include "alloc/context.h"
+#include "table/msr_map.h"
 
 namespace netburst::component {
 
@@ -28,6 +31,32 @@ struct CpuDescription {
     // logical processor, as on real hardware.
     bool per_thread_pmu = true;
     std::string description;  // for papi_component_avail, e.g. "emulated Pentium 4 model 2 (Northwood)"
+    // Event sets can be attached to any logical CPU (PAPI_CPU_ATTACH, PAPI_GRN_SYS): the kernel MSR backend.
+    bool cpu_attach = false;
+    // What the user should know beyond the description (errata worked around, counters other software holds),
+    // for PAPI's verbose error output at initialisation; empty if nothing.
+    std::string notes;
+};
+
+// What other users of a shared PMU hold, for the allocator (alloc/context.h): counters and ESCRs it must not use
+// (someone else enabled them, or an erratum rules them out) and why, and what this process's event sets on the
+// other logical processor of the package hold.
+struct PmuOccupancy {
+    CounterMask unavailable_counters = 0;
+    EscrMask unavailable_escrs = 0;
+    std::string reason;
+    Occupancy sibling;
+};
+
+// The registers an event set is about to program, so that a backend on shared hardware can check them against
+// what others hold and save them before the first write.
+struct PmuClaim {
+    CounterMask counters = 0;  // counters the set enables
+    EscrMask escrs = 0;        // ESCRs it writes
+    bool replay = false;       // writes IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT (package-wide)
+    std::uint64_t pebs_enable = 0;
+    std::uint64_t matrix_vert = 0;
+    unsigned logical_processor = 0;
 };
 
 class Backend {
@@ -46,6 +75,32 @@ public:
     virtual IoStatus counter_status(unsigned counter) = 0;
     // The logical processor (0 or 1) the calling thread runs on.
     virtual unsigned logical_processor() = 0;
+
+    // --- Shared hardware. The emulator gives each thread its own PMU and keeps these defaults; the kernel MSR
+    // backend shares one PMU per package with the other logical processor and with other software.
+
+    // Counters, with their CCCRs read first (the order counter_extension.h relies on): cccr[c] and raw[c] for
+    // every c in `counters`. One call per read of an event set, so a backend can batch the accesses.
+    virtual IoStatus read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw);
+    // What is taken on the package of the current target CPU (see select_cpu), for scheduling.
+    virtual PmuOccupancy occupancy(unsigned logical_processor);
+    // Before an event set's first write: checks that nothing in `claim` is held by someone else, saves the
+    // registers for restoring, and marks them as this process's. Refuses (Unavailable, *why says why) otherwise.
+    virtual IoStatus claim(const PmuClaim& claim, std::string* why);
+    // After the set stopped: the counters are free again.
+    virtual void release(const PmuClaim& claim);
+    // Directs the calling thread's next calls at OS CPU `cpu` (an event set attached with PAPI_CPU_ATTACH), or
+    // at the CPU the thread is pinned to (-1). Returns the previous choice, to be given back.
+    virtual int select_cpu(int cpu);
+    // Checks that event sets can be attached to OS CPU `cpu` and gives its logical processor.
+    virtual IoStatus attach_cpu(unsigned cpu, unsigned* logical_processor, std::string* why);
+    // A PAPI context starts (init_thread) or ends (shutdown_thread) on the calling thread: PAPI makes one per
+    // thread and one per CPU an event set is attached to, both on the thread that asks. The kernel MSR backend
+    // pins the thread at the first and gives its CPU affinity back when the last one ends.
+    virtual unsigned register_thread() { return logical_processor(); }
+    virtual void release_thread() {}
+    // Why the last access the calling thread made was refused, when the backend refused it itself ("" if not).
+    virtual std::string last_refusal() const { return std::string(); }
 };
 
 // The result of looking for a PMU: a backend, or the reason there is none, written for the user.

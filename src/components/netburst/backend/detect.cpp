@@ -46,7 +46,17 @@ Detection detect_backend(const DetectionSources& sources) {
     const EmulatorQuery q = sources.emulator();
     if (q.emulated) return from_emulator(q, sources);
 
-    const CpuIdentity cpu = sources.cpu();
+    const MsrEnvironment env = sources.environment();
+    if (!env.error.empty()) return disabled(env.error);
+    CpuIdentity cpu = sources.cpu();
+    if (env.assume_cpu) {  // a test hook, honoured only with fake device files (msr_environment.h)
+        cpu.vendor = "GenuineIntel";
+        cpu.known = true;
+        cpu.base_family = env.family > 0xF ? 0xF : env.family;
+        cpu.family = env.family;
+        cpu.model = env.model;
+        cpu.stepping = env.stepping;
+    }
     if (!is_netburst(cpu))
         return disabled("this processor (" + describe(cpu) +
                         ") is not a NetBurst (Pentium 4) and the program is not running on the NetBurst emulator: "
@@ -55,9 +65,7 @@ Detection detect_backend(const DetectionSources& sources) {
     const MsrDeviceProbe msr = sources.msr_device(0);
     if (msr.state != MsrDeviceState::Usable)
         return disabled("NetBurst processor (" + describe(cpu) + "), but " + msr.advice);
-    return disabled("NetBurst processor (" + describe(cpu) + ") and " + msr.path +
-                    " is usable, but this build has no kernel MSR backend yet; run the program under netburst-run "
-                    "to count on the emulator");
+    return sources.msr_backend(cpu, env);
 }
 
 }  // namespace netburst::component

@@ -5,6 +5,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#ifndef NETBURST_DATADIR
+#define NETBURST_DATADIR "/usr/local/share/papi-netburst"
+#endif
+#define NETBURST_ALLOWLIST_DIR NETBURST_DATADIR "/msr-safe"
+
 namespace netburst::component {
 
 MsrDeviceProbe probe_msr_device(unsigned cpu, const std::string& dev_root) {
@@ -34,9 +39,10 @@ MsrDeviceProbe probe_msr_device(unsigned cpu, const std::string& dev_root) {
         probe.state = MsrDeviceState::NoPermission;
         probe.path = denied_path;
         probe.advice = "no permission to open " + denied_path +
-                       ": run as root, or give the program CAP_SYS_RAWIO (setcap cap_sys_rawio=ep PROGRAM) and make "
-                       "the device readable and writable for you (chmod or a udev rule); with msr-safe, add the "
-                       "NetBurst PMU registers to its allow-list";
+                       ": the msr device needs CAP_SYS_RAWIO (run as root, or setcap cap_sys_rawio=ep PROGRAM) and "
+                       "read-write access to the file (chmod or a udev rule); or use msr-safe with papi-netburst's "
+                       "allow-list (cat " NETBURST_ALLOWLIST_DIR "/al_0F_<model> > /dev/cpu/msr_allowlist, "
+                       "doc/real-pentium4.md)";
         return probe;
     }
     probe.state = MsrDeviceState::Missing;

@@ -1,4 +1,4 @@
-// Can this process use the kernel's MSR device on CPU n? The kernel MSR backend (issue 6) needs
+// Can this process use the kernel's MSR device on CPU n? The kernel MSR backend (msr_backend.h) needs
 // /dev/cpu/N/msr_safe (LLNL's msr-safe, with an allow-list) or /dev/cpu/N/msr (the msr module, root or
 // CAP_SYS_RAWIO). This answers, before anything is programmed, why the device cannot be used, in words that say
 // what to do.

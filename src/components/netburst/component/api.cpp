@@ -4,7 +4,9 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
+#include "component/claim.h"
 #include "component/component.h"
 #include "component/event_set.h"
 #include "component/glue_api.h"
@@ -55,10 +57,18 @@ int nb_component_init(struct nb_component_info* info) {
 
 void nb_component_shutdown(void) { shutdown_component(); }
 
+void nb_thread_shutdown(struct nb_thread* thread) {
+    (void)thread;
+    with_component([](ComponentState& c) {
+        c.backend().release_thread();
+        return NB_STATUS_OK;
+    });
+}
+
 int nb_thread_init(struct nb_thread* thread) {
     std::memset(thread, 0, sizeof *thread);
     return with_component([&](ComponentState& c) {
-        thread->logical_processor = static_cast<std::uint8_t>(c.backend().logical_processor());
+        thread->logical_processor = static_cast<std::uint8_t>(c.backend().register_thread());
         return NB_STATUS_OK;
     });
 }
@@ -113,7 +123,10 @@ int nb_event_set_update(struct nb_event_set* set, const struct nb_thread* thread
                         unsigned num_codes, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {
         std::string reason;
-        const int s = update_event_set(c, set, thread ? thread->logical_processor : 0, codes, num_codes, &reason);
+        const CpuTarget target(c.backend(), *set);
+        // A set attached to a CPU counts that CPU's logical processor, whichever thread schedules it.
+        const unsigned lp = set->attached_cpu >= 0 ? set->logical_processor : thread ? thread->logical_processor : 0;
+        const int s = update_event_set(c, set, lp, codes, num_codes, &reason);
         copy_text(why, why_len, reason);
         return s;
     });
@@ -123,7 +136,8 @@ int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* th
                             size_t why_len) {
     return with_component([&](ComponentState& c) {
         std::string reason;
-        const unsigned lp = thread ? thread->logical_processor : set->logical_processor;
+        const CpuTarget target(c.backend(), *set);
+        const unsigned lp = (thread && set->attached_cpu < 0) ? thread->logical_processor : set->logical_processor;
         const int s = set_event_set_domain(c, set, lp, domain, &reason);
         copy_text(why, why_len, reason);
         return s;
@@ -133,6 +147,7 @@ int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* th
 int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {
         std::string reason;
+        const CpuTarget target(c.backend(), *set);
         const int s = start_event_set(c, set, &reason);
         copy_text(why, why_len, reason);
         return s;
@@ -140,21 +155,59 @@ int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len) {
 }
 
 int nb_event_set_stop(struct nb_event_set* set) {
-    return with_component([&](ComponentState& c) { return stop_event_set(c.backend(), set); });
+    return with_component([&](ComponentState& c) {
+        const CpuTarget target(c.backend(), *set);
+        return stop_event_set(c.backend(), set);
+    });
 }
 
 int nb_event_set_read(struct nb_event_set* set) {
-    return with_component([&](ComponentState& c) { return read_event_set(c.backend(), set); });
+    return with_component([&](ComponentState& c) {
+        const CpuTarget target(c.backend(), *set);
+        return read_event_set(c.backend(), set);
+    });
 }
 
 int nb_event_set_reset(struct nb_event_set* set) {
-    return with_component([&](ComponentState& c) { return reset_event_set(c.backend(), set); });
+    return with_component([&](ComponentState& c) {
+        const CpuTarget target(c.backend(), *set);
+        return reset_event_set(c.backend(), set);
+    });
 }
 
 int nb_event_set_write(struct nb_event_set* set, const long long* values) {
-    return with_component([&](ComponentState& c) { return write_event_set(c.backend(), set, values); });
+    return with_component([&](ComponentState& c) {
+        const CpuTarget target(c.backend(), *set);
+        return write_event_set(c.backend(), set, values);
+    });
 }
 
-void nb_event_set_cleanup(struct nb_event_set* set) { init_event_set(set, set->domain); }
+void nb_event_set_cleanup(struct nb_event_set* set) {
+    const std::int32_t cpu = set->attached_cpu;
+    init_event_set(set, set->domain);
+    set->attached_cpu = cpu;  // PAPI keeps the event set attached after cleanup
+}
+
+int nb_event_set_attach_cpu(struct nb_event_set* set, unsigned cpu, char* why, size_t why_len) {
+    return with_component([&](ComponentState& c) -> int {
+        std::string reason;
+        unsigned lp = 0;
+        const IoStatus s = c.backend().attach_cpu(cpu, &lp, &reason);
+        if (s != IoStatus::Ok) {
+            copy_text(why, why_len, reason);
+            return s == IoStatus::Unsupported ? NB_STATUS_UNSUPPORTED : NB_STATUS_INVALID;
+        }
+        // Schedule the events again for the attached CPU's logical processor; on failure nothing changes.
+        nb_event_set next = *set;
+        next.attached_cpu = static_cast<std::int32_t>(cpu);
+        next.logical_processor = static_cast<std::uint8_t>(lp);
+        const CpuTarget target(c.backend(), next);
+        std::vector<unsigned> codes(set->codes, set->codes + set->num_events);
+        const int status = update_event_set(c, &next, lp, codes.data(), set->num_events, &reason);
+        copy_text(why, why_len, reason);
+        if (status == NB_STATUS_OK) *set = next;
+        return status;
+    });
+}
 
 }  // extern "C"

@@ -34,6 +34,8 @@ int initialize_component(const DetectionSources& sources, const char* fp_env, nb
     copy_text(info->preset_warning, sizeof info->preset_warning, g_component->presets.warning);
     info->num_native_events = g_component->registry.num_events();
     info->model = g_component->cpu().model;
+    info->cpu_attach = g_component->cpu().cpu_attach ? 1 : 0;
+    copy_text(info->notes, sizeof info->notes, g_component->cpu().notes);
     return NB_STATUS_OK;
 }
 

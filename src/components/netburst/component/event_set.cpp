@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "alloc/allocator.h"
+#include "component/claim.h"
 #include "component/counter_extension.h"
 #include "component/domain.h"
 #include "encode/program.h"
@@ -61,13 +62,10 @@ void apply_stop(Backend& backend, const nb_event_set* set) {
 }
 
 // One counter: the events since the previous read, then the OVF flag acknowledged (see counter_extension.h).
-// The CCCR is read before the counter: a wrap between the two reads shows as raw < last with the flag still clear,
-// and is acknowledged here too, so the flag never reports a wrap that was already counted.
-IoStatus sample(Backend& backend, nb_event_set* set, unsigned c) {
-    std::uint64_t cccr = 0, raw = 0;
-    IoStatus s = backend.read_msr(kCounters[c].cccr_msr, &cccr);
-    if (s == IoStatus::Ok) s = backend.read_counter(c, &raw);
-    if (s != IoStatus::Ok) return s;
+// The CCCR was read before the counter (Backend::read_counters): a wrap between the two reads shows as raw < last
+// with the flag still clear, and is acknowledged here too, so the flag never reports a wrap that was already counted.
+IoStatus sample(Backend& backend, nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
+    IoStatus s = IoStatus::Ok;
     raw &= kCounterValueMask;
     const bool overflowed = cccr_overflowed(cccr);
     set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
@@ -102,6 +100,7 @@ std::string event_name(ComponentState& component, const nb_event_set* set, int i
 void init_event_set(nb_event_set* set, int domain) {
     std::memset(set, 0, sizeof *set);
     set->domain = domain;
+    set->attached_cpu = -1;
 }
 
 int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
@@ -140,6 +139,12 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
     ctx.hyper_threading = component.cpu().hyper_threading;
     ctx.thread = ctx.hyper_threading ? logical_processor : 0;
     ctx.default_privilege = privilege_for_domain(set->domain);
+    // On shared hardware: what other software, errata and this process's other event sets leave free.
+    PmuOccupancy occupancy = component.backend().occupancy(ctx.thread);
+    ctx.unavailable_counters |= occupancy.unavailable_counters;
+    ctx.unavailable_escrs |= occupancy.unavailable_escrs;
+    ctx.unavailable_reason = std::move(occupancy.reason);
+    ctx.sibling = occupancy.sibling;
     Result<Schedule> schedule = schedule_events(requests, ctx);
     if (!schedule.ok()) {
         *why = schedule.error().message;
@@ -148,6 +153,7 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
 
     nb_event_set next;
     init_event_set(&next, set->domain);
+    next.attached_cpu = set->attached_cpu;
     next.logical_processor = static_cast<std::uint8_t>(ctx.thread);
     if (!copy_writes(start_writes(*schedule), next.start_writes, &next.num_start_writes) ||
         !copy_writes(stop_writes(*schedule), next.stop_writes, &next.num_stop_writes)) {
@@ -191,11 +197,22 @@ int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned 
 
 int start_event_set(ComponentState& component, nb_event_set* set, std::string* why) {
     Backend& backend = component.backend();
+    // Shared hardware: nobody else may hold what the set programs, and it is saved before the first write.
+    const PmuClaim claim = claim_of(*set);
+    std::string refused;
+    const IoStatus claimed = backend.claim(claim, &refused);
+    if (claimed != IoStatus::Ok) {
+        *why = "cannot start the event set: " + refused;
+        return claimed == IoStatus::Unavailable ? NB_STATUS_CONFLICT : io_status(claimed);
+    }
     std::string failed;
     const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
     if (s != IoStatus::Ok) {
+        const std::string reason = backend.last_refusal();
         apply_stop(backend, set);
-        *why = "the processor refused " + failed + " while starting the event set";
+        backend.release(claim);
+        *why = "the processor refused " + failed + " while starting the event set" +
+               (reason.empty() ? std::string() : ": " + reason);
         return io_status(s);
     }
     for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
@@ -203,6 +220,7 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
         const IoStatus status = backend.counter_status(c);
         if (status == IoStatus::Ok) continue;
         apply_stop(backend, set);
+        backend.release(claim);
         *why = status == IoStatus::Unsupported
                    ? event_name(component, set, set->owner_of_counter[c]) +
                          " counts something the NetBurst emulator does not model (counter " + std::to_string(c) +
@@ -219,9 +237,12 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
 
 int read_event_set(Backend& backend, nb_event_set* set) {
     if (set->running) {
+        std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+        IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
+        if (s != IoStatus::Ok) return io_status(s);
         for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
             if (!(set->read_counters & counter_bit(c))) continue;
-            const IoStatus s = sample(backend, set, c);
+            s = sample(backend, set, c, cccr[c], raw[c]);
             if (s != IoStatus::Ok) return io_status(s);
         }
     }
@@ -233,6 +254,7 @@ int stop_event_set(Backend& backend, nb_event_set* set) {
     if (!set->running) return NB_STATUS_OK;
     const int status = read_event_set(backend, set);
     apply_stop(backend, set);
+    backend.release(claim_of(*set));
     set->running = 0;
     return status;
 }

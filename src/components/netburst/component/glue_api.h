@@ -64,6 +64,7 @@ struct nb_event_set {
     uint64_t last_raw[NB_NUM_COUNTERS];  /* the 40-bit value at the previous read */
     uint64_t total[NB_NUM_COUNTERS];     /* the 64-bit count */
     long long values[NB_MAX_EVENTS];     /* what read() hands PAPI, in event order */
+    int32_t attached_cpu;                /* PAPI_CPU_ATTACH: the OS CPU counted; -1: the calling thread's CPU */
 };
 
 /* Per-thread context. */
@@ -78,6 +79,8 @@ struct nb_component_info {
     char preset_warning[NB_REASON_LEN];  /* a problem with the preset choice ($PAPI_NETBURST_FP), or empty */
     unsigned num_native_events;          /* events and metrics (not counting masks) */
     unsigned model;
+    int cpu_attach;                      /* event sets can count any logical CPU (real hardware) */
+    char notes[NB_REASON_LEN];           /* errata worked around, counters held by others: for verbose output */
 };
 
 /* Component: detect the PMU, build the native-event registry and choose the preset section. Returns
@@ -85,6 +88,10 @@ struct nb_component_info {
 int nb_component_init(struct nb_component_info* info);
 void nb_component_shutdown(void);
 int nb_thread_init(struct nb_thread* thread);
+/* A context PAPI made with nb_thread_init ends (PAPI_unregister_thread, PAPI_shutdown, or the CPU context of an
+ * attached event set going away). On real hardware the thread gets its CPU affinity back when its last context
+ * ends. */
+void nb_thread_shutdown(struct nb_thread* thread);
 
 /* Native events. Codes are the component's own; enumeration walks events (with their masks as PAPI's umasks). */
 int nb_native_first(unsigned* code);
@@ -109,6 +116,9 @@ int nb_event_set_read(struct nb_event_set* set); /* fills set->values */
 int nb_event_set_reset(struct nb_event_set* set);
 int nb_event_set_write(struct nb_event_set* set, const long long* values);
 void nb_event_set_cleanup(struct nb_event_set* set);
+/* PAPI_CPU_ATTACH: the set counts logical CPU `cpu` (whatever runs there) instead of the calling thread's CPU,
+ * and is scheduled again for that CPU's logical processor. Only with a backend that can (nb_component_info). */
+int nb_event_set_attach_cpu(struct nb_event_set* set, unsigned cpu, char* why, size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,30 @@
+// The defaults of the shared-hardware calls: a PMU of one's own (the emulator's per-thread PMU) has nothing to
+// coordinate, and reads counters one at a time.
+#include "backend/backend.h"
+
+namespace netburst::component {
+
+IoStatus Backend::read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw) {
+    for (unsigned c = 0; c < kNumCounters; ++c) {
+        if (!(counters & counter_bit(c))) continue;
+        IoStatus s = read_msr(kCounters[c].cccr_msr, &cccr[c]);
+        if (s == IoStatus::Ok) s = read_counter(c, &raw[c]);
+        if (s != IoStatus::Ok) return s;
+    }
+    return IoStatus::Ok;
+}
+
+PmuOccupancy Backend::occupancy(unsigned) { return PmuOccupancy(); }
+
+IoStatus Backend::claim(const PmuClaim&, std::string*) { return IoStatus::Ok; }
+
+void Backend::release(const PmuClaim&) {}
+
+int Backend::select_cpu(int) { return -1; }
+
+IoStatus Backend::attach_cpu(unsigned, unsigned*, std::string* why) {
+    *why = "this backend gives every thread its own PMU; event sets cannot be attached to a CPU";
+    return IoStatus::Unsupported;
+}
+
+}  // namespace netburst::component
