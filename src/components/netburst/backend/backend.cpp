@@ -5,8 +5,9 @@
 namespace netburst::component {
 
 IoStatus Backend::read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw) {
-    for (unsigned c = 0; c < kNumCounters; ++c) {
-        if (!(counters & counter_bit(c))) continue;
+    // Only the set bits: the counters count the instructions of this loop until each is read.
+    for (CounterMask left = counters; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
         IoStatus s = read_msr(kCounters[c].cccr_msr, &cccr[c]);
         if (s == IoStatus::Ok) s = read_counter(c, &raw[c]);
         if (s != IoStatus::Ok) return s;
