@@ -56,7 +56,7 @@ case "$job" in
   papi-tests)
     configure_in build
     make -C build -j"$jobs"
-    scripts/run-papi-tests.sh -b build -j 2
+    scripts/run-papi-tests.sh -b build -j 2 -m
     ;;
   *)
     sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
