@@ -44,32 +44,29 @@ bool MemorySystem::l1_holds(std::uint64_t linear, unsigned asid) {
     return line != nullptr && line->aux == asid;
 }
 
-MemorySystem::LoadResult MemorySystem::load(std::uint64_t linear, std::uint64_t physical, unsigned asid,
-                                            Tick access, EventSink* out) {
-    ++stats_.l1_loads;
-    const std::uint64_t block = linear >> l1_.line_bits();
-    CacheLine* line = l1_.touch(block);
-    if (line != nullptr && line->aux == asid) return LoadResult{line->ready, false, false};
+template <class Sink>
+MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t block, CacheLine* line, std::uint64_t physical,
+                                                 unsigned asid, Tick access, Sink* out) {
     ++stats_.l1_load_misses;
-    // The miss is known after the tag check.
-    Tick start = access + l1_ticks_;
-    if (line != nullptr) {
-        // The other address space's line at this linear address: it keeps its place until its fill is done
-        // and the load waiting for it has read it, then this miss replaces it.
-        ++stats_.alias_conflicts;
-        start = max_tick(start, max_tick(line->ready, line->used));
-    }
+    if (line != nullptr) ++stats_.alias_conflicts;
+    Tick start = 0;
     unsigned fb = 0;
-    for (unsigned i = 1; i < fill_buffers_; ++i)
-        if (fill_free_[i] < fill_free_[fb]) fb = i;
-    start = max_tick(start, fill_free_[fb]);
+    if constexpr (Sink::kTiming) {
+        // The miss is known after the tag check.
+        start = access + l1_ticks_;
+        if (line != nullptr) {
+            // The other address space's line at this linear address: it keeps its place until its fill is done
+            // and the load waiting for it has read it, then this miss replaces it.
+            start = max_tick(start, max_tick(line->ready, line->used));
+        }
+        for (unsigned i = 1; i < fill_buffers_; ++i)
+            if (fill_free_[i] < fill_free_[fb]) fb = i;
+        start = max_tick(start, fill_free_[fb]);
+    }
     bool l2_miss = false;
     const Tick fill = read_l2(physical, start, false, &l2_miss, out);
-    fill_free_[fb] = fill;
-    if (line == nullptr) {
-        CacheLine victim;
-        line = l1_.insert(block, &victim);
-    }
+    if constexpr (Sink::kTiming) fill_free_[fb] = fill;
+    if (line == nullptr) line = l1_.insert(block);
     line->aux = asid;
     line->ready = fill;
     line->used = 0;
@@ -81,9 +78,11 @@ void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
     if (line != nullptr && line->aux == asid && when > line->used) line->used = when;
 }
 
-Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, EventSink* out) {
+template <class Sink>
+Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, Sink* out) {
     ++stats_.l2_reads;
-    const Tick slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
+    Tick slot = 0;
+    if constexpr (Sink::kTiming) slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
     const std::uint64_t block = physical >> l2_.line_bits();
     CacheLine* line = l2_.touch(block);
     if (line != nullptr) {
@@ -91,7 +90,7 @@ Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownershi
         out->event(to_cycle(slot), EventId::BsqCacheReference,
                    (line->state & dirty_bit(physical)) != 0 ? kRd2HitM : kRd2HitE);
         if (for_ownership) line->state |= dirty_bit(physical);
-        return max_tick(slot + l2_ticks_, line->ready);
+        return Sink::kTiming ? max_tick(slot + l2_ticks_, line->ready) : 0;
     }
     *missed = true;
     ++stats_.l2_read_misses;
@@ -111,13 +110,14 @@ Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownershi
     return data;
 }
 
-Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownership, EventSink* out) {
+template <class Sink>
+Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownership, Sink* out) {
     const std::uint64_t block = physical >> l3_.line_bits();
     CacheLine* line = l3_.touch(block);
     if (line != nullptr) {
         out->event(to_cycle(start), EventId::BsqCacheReference,
                    (line->state & dirty_bit(physical)) != 0 ? kRd3HitM : kRd3HitE);
-        return max_tick(start + l3_ticks_, line->ready);
+        return Sink::kTiming ? max_tick(start + l3_ticks_, line->ready) : 0;
     }
     ++stats_.l3_read_misses;
     out->event(to_cycle(start), EventId::BsqCacheReference, kRd3Miss);
@@ -132,7 +132,8 @@ Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownershi
     return data;
 }
 
-void MemorySystem::evict_l2(const CacheLine& victim, Tick when, EventSink* out) {
+template <class Sink>
+void MemorySystem::evict_l2(const CacheLine& victim, Tick when, Sink* out) {
     if (victim.state == 0) return;  // clean: dropped silently
     if (!has_l3_) {
         bus_.write_back(when, dirty_sectors(victim.state), out);
@@ -152,7 +153,8 @@ void MemorySystem::evict_l2(const CacheLine& victim, Tick when, EventSink* out) 
     line->state |= victim.state;
 }
 
-Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, EventSink* out) {
+template <class Sink>
+Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, Sink* out) {
     ++stats_.store_commits;
     // L1: write-through. A hit refreshes the line's LRU position.
     const std::uint64_t l1_block = linear >> l1_.line_bits();
@@ -171,7 +173,8 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     if (block64 == last_store_block_) return when + kTicksPerCycle;
     last_store_block_ = block64;
     // L2: write-back.
-    const Tick slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
+    Tick slot = 0;
+    if constexpr (Sink::kTiming) slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
     const std::uint64_t block = physical >> l2_.line_bits();
     CacheLine* line = l2_.touch(block);
     if (line != nullptr) {
@@ -183,9 +186,12 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     out->event(to_cycle(slot), EventId::BsqCacheReference, kWr2Miss);
     // The store moves into a write-combining buffer that waits for the line (read for ownership).
     unsigned w = 0;
-    for (unsigned i = 1; i < wc_buffers_; ++i)
-        if (wcb_free_[i] < wcb_free_[w]) w = i;
-    const Tick accept = max_tick(slot, wcb_free_[w]);
+    Tick accept = 0;
+    if constexpr (Sink::kTiming) {
+        for (unsigned i = 1; i < wc_buffers_; ++i)
+            if (wcb_free_[i] < wcb_free_[w]) w = i;
+        accept = max_tick(slot, wcb_free_[w]);
+    }
     Tick data;
     if (has_l3_) {
         data = read_l3(physical, accept + l2_ticks_, true, out);
@@ -198,13 +204,18 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     line->ready = data;
     line->state = dirty_bit(physical);
     if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
-    wcb_free_[w] = data;
+    if constexpr (Sink::kTiming) wcb_free_[w] = data;
     return accept + kTicksPerCycle;
 }
 
-Tick MemorySystem::code_read(std::uint64_t physical, Tick when, EventSink* out) {
-    bool missed = false;
-    return read_l2(physical, when, false, &missed, out);
-}
+// The two tiers.
+template MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t, CacheLine*, std::uint64_t, unsigned, Tick,
+                                                          EventSink*);
+template MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t, CacheLine*, std::uint64_t, unsigned, Tick,
+                                                          FunctionalSink*);
+template Tick MemorySystem::store(std::uint64_t, std::uint64_t, unsigned, Tick, EventSink*);
+template Tick MemorySystem::store(std::uint64_t, std::uint64_t, unsigned, Tick, FunctionalSink*);
+template Tick MemorySystem::read_l2(std::uint64_t, Tick, bool, bool*, EventSink*);
+template Tick MemorySystem::read_l2(std::uint64_t, Tick, bool, bool*, FunctionalSink*);
 
 }  // namespace netburst::emu

@@ -19,6 +19,7 @@
 
 #include "emulator/core/bus.h"
 #include "emulator/core/event_sink.h"
+#include "emulator/model/functional_sink.h"
 #include "emulator/core/lru_cache.h"
 #include "emulator/core/tick_ring.h"
 
@@ -28,6 +29,11 @@ class MemorySystem {
 public:
     void reset(const CoreConfig& config);
 
+    // Both tiers run the same code (Sink is EventSink for the timing tier, FunctionalSink for the functional
+    // one): the caches' contents, replacement order and line states are one functional state, and the timing tier
+    // only adds what it computes on top (fill buffers, port slots, when data arrives). With FunctionalSink the
+    // Tick arguments are ignored and the returned times are 0.
+
     struct LoadResult {
         Tick fill;      // when the line is in the L1 (at or before the access for a hit)
         bool l1_miss;   // a primary L1 miss (the load is replay-tagged 1stL)
@@ -36,16 +42,28 @@ public:
     // A load uop reading the L1 at tick `access`. `linear` indexes and tags the L1, `physical` (the linear
     // address with the address space folded in) tags the L2 and L3; `asid` names the address space. A load that
     // finds its line missing or still being filled is replayed by the core until the line is there.
-    LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick access, EventSink* out);
+    template <class Sink>
+    LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick access, Sink* out) {
+        ++stats_.l1_loads;
+        const std::uint64_t block = linear >> l1_.line_bits();
+        CacheLine* line = l1_.touch(block);
+        if (line != nullptr && line->aux == asid) return LoadResult{line->ready, false, false};
+        return load_miss(block, line, physical, asid, access, out);
+    }
     // The replayed load that missed on this line read it at `when`: until then an aliasing line of the other
     // address space may not take the line's place.
     void mark_used(std::uint64_t linear, unsigned asid, Tick when);
 
     // A retired store writing the caches at tick `when`. Returns when its store-buffer entry is released.
-    Tick store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, EventSink* out);
+    template <class Sink>
+    Tick store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, Sink* out);
 
     // A 64-byte code fetch for trace-cache build mode, through the L2. Returns when the bytes arrive.
-    Tick code_read(std::uint64_t physical, Tick when, EventSink* out);
+    template <class Sink>
+    Tick code_read(std::uint64_t physical, Tick when, Sink* out) {
+        bool missed = false;
+        return read_l2(physical, when, false, &missed, out);
+    }
 
     // Forget port reservations before `tick` (time only moves forward).
     void advance(Tick tick) { l2_port_.advance(tick); }
@@ -61,9 +79,15 @@ public:
     bool l1_holds(std::uint64_t linear, unsigned asid);
 
 private:
-    Tick read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, EventSink* out);
-    Tick read_l3(std::uint64_t physical, Tick start, bool for_ownership, EventSink* out);
-    void evict_l2(const CacheLine& victim, Tick when, EventSink* out);
+    template <class Sink>
+    LoadResult load_miss(std::uint64_t block, CacheLine* line, std::uint64_t physical, unsigned asid, Tick access,
+                         Sink* out);
+    template <class Sink>
+    Tick read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, Sink* out);
+    template <class Sink>
+    Tick read_l3(std::uint64_t physical, Tick start, bool for_ownership, Sink* out);
+    template <class Sink>
+    void evict_l2(const CacheLine& victim, Tick when, Sink* out);
 
     LruCache<256, 16> l1_;      // up to 16 KB of 64-byte lines
     LruCache<16384, 8> l2_;     // up to 2 MB of 128-byte lines

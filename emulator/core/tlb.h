@@ -3,8 +3,9 @@
 // because the trace cache is virtually addressed.
 //
 // A fully associative LRU of 64 entries is "is this page among the 64 most recently used distinct pages". It is
-// kept as entries with use stamps: a hit writes one stamp, a miss searches for the oldest. A direct-mapped hint
-// table finds the entry of a page without scanning in the common case.
+// kept as a list in recency order (a hit moves its entry to the front, a miss reuses the last one) with hash
+// chains to find a page's entry: every access costs a few steps, hit or miss, however the pages are spread (a
+// column walk through a large array misses on every access and used to pay two scans of all entries each time).
 #pragma once
 
 #include <cstdint>
@@ -24,52 +25,84 @@ public:
         entries_ = entries > kMaxEntries ? kMaxEntries : (entries == 0 ? 1 : entries);
         for (unsigned i = 0; i < kMaxEntries; ++i) {
             page_[i] = kInvalidBlock;
-            stamp_[i] = 0;
+            chain_[i] = kNone;
+            // Recency list 0, 1, ..., entries-1 (all empty); the last one is reused first.
+            newer_[i] = static_cast<std::uint8_t>(i == 0 ? kNone : i - 1);
+            older_[i] = static_cast<std::uint8_t>(i + 1 == entries_ ? kNone : i + 1);
         }
-        std::memset(hint_, 0, sizeof hint_);
-        clock_ = 0;
+        std::memset(bucket_, kNone, sizeof bucket_);
+        newest_ = 0;
+        oldest_ = static_cast<std::uint8_t>(entries_ - 1);
         mru_page_ = kInvalidBlock;
     }
 
     // True on a hit. A miss installs the page (the page walk that follows always succeeds).
     bool access(std::uint64_t page) {
-        if (page == mru_page_) return true;
-        mru_page_ = page;
-        const unsigned h = hash(page);
-        unsigned e = hint_[h];
-        if (page_[e] != page) {
-            e = kMaxEntries;
-            for (unsigned i = 0; i < entries_; ++i) {
-                if (page_[i] == page) {
-                    e = i;
-                    break;
-                }
-            }
-        }
-        if (e < kMaxEntries) {
-            stamp_[e] = ++clock_;
-            hint_[h] = static_cast<std::uint8_t>(e);
+        if (page == mru_page_) return true;  // inline: the commonest case
+        // Two streams of accesses alternating between two pages are common too.
+        const unsigned second = older_[newest_];
+        if (second != kNone && page_[second] == page) {
+            mru_page_ = page;
+            make_newest(second);
             return true;
         }
-        unsigned victim = 0;
-        for (unsigned i = 1; i < entries_; ++i)
-            if (stamp_[i] < stamp_[victim]) victim = i;
-        page_[victim] = page;
-        stamp_[victim] = ++clock_;
-        hint_[h] = static_cast<std::uint8_t>(victim);
-        return false;
+        return access_other(page);
     }
 
 private:
-    static unsigned hash(std::uint64_t page) {
-        return static_cast<unsigned>((page ^ (page >> 8) ^ (page >> 17)) & 255);
+    bool access_other(std::uint64_t page) {
+        mru_page_ = page;
+        const unsigned h = hash(page);
+        for (unsigned e = bucket_[h]; e != kNone; e = chain_[e]) {
+            if (page_[e] == page) {
+                make_newest(e);
+                return true;
+            }
+        }
+        // Miss: the least recently used entry takes the page.
+        const unsigned victim = oldest_;
+        if (page_[victim] != kInvalidBlock) unlink_chain(victim, hash(page_[victim]));
+        page_[victim] = page;
+        chain_[victim] = bucket_[h];
+        bucket_[h] = static_cast<std::uint8_t>(victim);
+        make_newest(victim);
+        return false;
+    }
+
+    static constexpr std::uint8_t kNone = 0xFF;
+    static unsigned hash(std::uint64_t page) { return static_cast<unsigned>((page ^ (page >> 8)) & 255); }
+    void make_newest(unsigned e) {
+        if (e == newest_) return;
+        // Unlink (it has a newer neighbour, since it is not the newest).
+        const std::uint8_t n = newer_[e], o = older_[e];
+        older_[n] = o;
+        if (o == kNone) oldest_ = n; else newer_[o] = n;
+        // Push at the front.
+        newer_[e] = kNone;
+        older_[e] = newest_;
+        newer_[newest_] = static_cast<std::uint8_t>(e);
+        newest_ = static_cast<std::uint8_t>(e);
+    }
+    void unlink_chain(unsigned e, unsigned h) {
+        if (bucket_[h] == e) {
+            bucket_[h] = chain_[e];
+            return;
+        }
+        for (unsigned p = bucket_[h]; p != kNone; p = chain_[p]) {
+            if (chain_[p] == e) {
+                chain_[p] = chain_[e];
+                return;
+            }
+        }
     }
 
     unsigned entries_ = kMaxEntries;
     std::uint64_t page_[kMaxEntries];
-    std::uint64_t stamp_[kMaxEntries];
-    std::uint8_t hint_[256];
-    std::uint64_t clock_ = 0;
+    std::uint8_t chain_[kMaxEntries];  // next entry in the same hash bucket
+    std::uint8_t newer_[kMaxEntries];  // recency list neighbours
+    std::uint8_t older_[kMaxEntries];
+    std::uint8_t bucket_[256];         // first entry of each hash bucket
+    std::uint8_t newest_ = 0, oldest_ = 0;
     std::uint64_t mru_page_ = kInvalidBlock;
 };
 

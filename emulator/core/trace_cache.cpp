@@ -19,6 +19,7 @@ void TraceCache::flush() {
         l.stamp = 0;
         l.insns = 0;
         l.slots = 0;
+        l.next = -1;
     }
     cursor_[0] = Cursor{};
     cursor_[1] = Cursor{};
@@ -36,8 +37,8 @@ bool TraceCache::holds_line(std::uint64_t tagged_pc) const { return find(tagged_
 TraceCache::Access TraceCache::access_slow(unsigned thread, std::uint64_t tagged_pc, unsigned slots) {
     Cursor& c = cursor_[thread];
     const auto low = static_cast<std::uint16_t>(tagged_pc);
+    const int hit = locate(c, tagged_pc);
     c.line = -1;  // off the recorded path of the line being delivered (or at its end)
-    const int hit = find(tagged_pc);
     if (hit >= 0) {
         Line& l = lines_[hit];
         l.stamp = ++clock_;
@@ -61,12 +62,16 @@ TraceCache::Access TraceCache::access_slow(unsigned thread, std::uint64_t tagged
     unsigned victim = base;
     for (unsigned w = 1; w < ways_; ++w)
         if (lines_[base + w].stamp < lines_[victim].stamp) victim = base + w;
+    // A cursor on the replaced line loses it (cursors never check the tag again).
+    for (Cursor& other : cursor_)
+        if (other.line == static_cast<int>(victim)) other.line = -1;
     Line& n = lines_[victim];
     n.tag = tagged_pc;
     n.stamp = ++clock_;
     n.pc_low[0] = low;
     n.insns = 1;
     n.slots = static_cast<std::uint8_t>(slots);
+    n.next = -1;
     c.build = static_cast<int>(victim);
     c.build_tag = tagged_pc;
     return Access{false, false};

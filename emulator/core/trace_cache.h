@@ -37,12 +37,39 @@ public:
         Cursor& c = cursor_[thread];
         if (c.line >= 0) {
             const Line& l = lines_[c.line];
-            if (l.tag == c.tag && c.pos < l.insns && l.pc_low[c.pos] == static_cast<std::uint16_t>(tagged_pc)) {
+            if (c.pos < l.insns && l.pc_low[c.pos] == static_cast<std::uint16_t>(tagged_pc)) {
                 ++c.pos;
                 return Access{true, false};
             }
         }
         return access_slow(thread, tagged_pc, slots);
+    }
+
+    // The commonest hit, alone: the instruction is the next one of the line being delivered. Then it is delivered
+    // exactly as access() would and true is returned; otherwise nothing changes.
+    bool deliver_next(unsigned thread, std::uint64_t tagged_pc) {
+        Cursor& c = cursor_[thread];
+        if (c.line < 0) return false;
+        const Line& l = lines_[c.line];
+        if (c.pos >= l.insns || l.pc_low[c.pos] != static_cast<std::uint16_t>(tagged_pc)) return false;
+        ++c.pos;
+        return true;
+    }
+
+    // The next commonest: delivery just left a line, and the instruction heads the line that followed that one last
+    // time (locate()'s hint). Then it is delivered exactly as access() would and true is returned; otherwise
+    // nothing changes.
+    bool deliver_head(unsigned thread, std::uint64_t tagged_pc) {
+        Cursor& c = cursor_[thread];
+        if (c.line < 0) return false;
+        const int next = lines_[c.line].next;
+        if (next < 0 || lines_[next].tag != tagged_pc) return false;
+        lines_[next].stamp = ++clock_;
+        c.line = next;
+        c.tag = tagged_pc;
+        c.pos = 1;
+        c.build = -1;
+        return true;
     }
 
     // The fast path's question: does the instruction hit (the next one of the line being delivered, or the head
@@ -52,12 +79,12 @@ public:
         Cursor& c = cursor_[thread];
         if (c.line >= 0) {
             const Line& l = lines_[c.line];
-            if (l.tag == c.tag && c.pos < l.insns && l.pc_low[c.pos] == static_cast<std::uint16_t>(tagged_pc)) {
+            if (c.pos < l.insns && l.pc_low[c.pos] == static_cast<std::uint16_t>(tagged_pc)) {
                 ++c.pos;
                 return true;
             }
         }
-        const int hit = find(tagged_pc);
+        const int hit = locate(c, tagged_pc);
         if (hit < 0) return false;
         lines_[hit].stamp = ++clock_;
         c.line = hit;
@@ -80,10 +107,11 @@ private:
         std::uint16_t pc_low[kLineSlots];
         std::uint8_t insns;
         std::uint8_t slots;
+        std::int16_t next;  // the line found right after delivery left this one last time (a hint), or -1
     };
     struct Cursor {
-        int line = -1;          // line being delivered from
-        std::uint64_t tag = 0;  // its tag when we started (detects replacement)
+        int line = -1;          // line being delivered from (-1 when the line is replaced: see access_slow)
+        std::uint64_t tag = 0;  // its tag
         unsigned pos = 0;       // next instruction within it
         int build = -1;         // line being built
         std::uint64_t build_tag = 0;
@@ -94,6 +122,18 @@ private:
         return static_cast<unsigned>((tagged_pc ^ (tagged_pc >> 11) ^ (tagged_pc >> 23)) & (sets_ - 1));
     }
     int find(std::uint64_t tagged_pc) const;
+    // find() for the next line after the cursor's: the line that followed last time usually follows again (loops),
+    // so it is checked first. Tags are unique, so the answer is find()'s; the hint only saves the set scan.
+    int locate(Cursor& c, std::uint64_t tagged_pc) {
+        const int prev = c.line;
+        if (prev >= 0) {
+            const int next = lines_[prev].next;
+            if (next >= 0 && lines_[next].tag == tagged_pc) return next;
+        }
+        const int hit = find(tagged_pc);
+        if (prev >= 0 && hit >= 0) lines_[prev].next = static_cast<std::int16_t>(hit);
+        return hit;
+    }
     Access access_slow(unsigned thread, std::uint64_t tagged_pc, unsigned slots);
 
     unsigned sets_ = 256, ways_ = 8;

@@ -111,10 +111,12 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
 
 void ToolRuntime::execute(const Instruction& insn) {
     emu_->execute(insn);
-    if (record_) {
-        if (record_used_ + trace::kMaxRecordBytes > kRecordBuffer) flush_recording();
-        record_used_ += trace::encode_record(insn, &codec_, record_ + record_used_);
-    }
+    if (record_) record(insn);
+}
+
+void ToolRuntime::record(const Instruction& insn) {
+    if (record_used_ + trace::kMaxRecordBytes > kRecordBuffer) flush_recording();
+    record_used_ += trace::encode_record(insn, &codec_, record_ + record_used_);
 }
 
 void ToolRuntime::flush_recording() {
@@ -123,44 +125,60 @@ void ToolRuntime::flush_recording() {
 }
 
 void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
+    // The hot loop: locals for what stays put, and each instruction's dynamic fields written into its info's
+    // template in place (the runtime owns the infos and runs one instruction at a time) instead of a copy.
+    Emulator& emu = *emu_;
+    const std::uint8_t lp = lp_;
+    std::uint64_t executed = 0;
     while (p < end) {
         const std::uint64_t word = *p++;
-        const auto* info = reinterpret_cast<const InsnInfo*>(word & ~std::uint64_t{7});
+        auto* info = reinterpret_cast<InsnInfo*>(word & ~std::uint64_t{7});
         const unsigned bits = static_cast<unsigned>(word & NB_EXIT_BITS);
         if (rep_info_ && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
+        Instruction& insn = info->tmpl;
+        insn.thread = lp;
         if (info->simple) {
-            ++count_;
-            if (lp_ == 0) {
-                execute(info->tmpl);
-            } else {
-                Instruction insn = info->tmpl;
-                insn.thread = lp_;
-                execute(insn);
-            }
+            ++executed;
+            emu.execute(insn, info->plan);
+            if (record_) record(insn);
             continue;
         }
-        Instruction insn = info->tmpl;
-        insn.thread = lp_;
-        unsigned n = 0;
+        const std::uint64_t* addresses = p;
+        p += info->mem_words;
+        bool complete = true;
         for (unsigned k = 0; k < info->mem_words; ++k) {
-            const std::uint64_t address = *p++;
-            if (address == NB_NO_ACCESS) continue;
-            insn.mem[n] = info->tmpl.mem[k];
-            insn.mem[n].address = address;
-            ++n;
+            if (addresses[k] == NB_NO_ACCESS) complete = false;
+            insn.mem[k].address = addresses[k];
         }
-        insn.num_mem = static_cast<std::uint8_t>(n);
         if (info->dynamic_target) insn.target = *p++;
         if (info->branch_mode == NB_BR_EXIT_TAKEN) insn.taken = (bits & 1) != 0;
         else if (info->branch_mode == NB_BR_EXIT_NOT_TAKEN) insn.taken = (bits & 1) == 0;
+        if (!complete) {
+            // A guarded access that did not happen: the instruction has fewer operands (another shape).
+            Instruction partial = insn;
+            unsigned n = 0;
+            for (unsigned k = 0; k < info->mem_words; ++k)
+                if (insn.mem[k].address != NB_NO_ACCESS) partial.mem[n++] = insn.mem[k];
+            partial.num_mem = static_cast<std::uint8_t>(n);
+            if (info->rep_mode != NB_REP_NONE) {
+                execute_rep(*info, bits, partial);
+                continue;
+            }
+            ++executed;
+            execute(partial);
+            if (info->syscall) run_kernel_path(insn.pc + insn.length);
+            continue;
+        }
         if (info->rep_mode != NB_REP_NONE) {
             execute_rep(*info, bits, insn);  // counted once per instruction, not per iteration
             continue;
         }
-        ++count_;
-        execute(insn);
+        ++executed;
+        emu.execute(insn, info->plan);
+        if (record_) record(insn);
         if (info->syscall) run_kernel_path(insn.pc + insn.length);
     }
+    count_ += executed;
 }
 
 // VEX runs a rep-prefixed string instruction one iteration per block execution, and once more with rCX zero to
@@ -316,6 +334,7 @@ void ToolRuntime::fork_child(unsigned tid) {
         pmu.close_until(now);
         pmu.set_thread_active(0, true, now);
         if (config_.hyper_threading) pmu.set_thread_active(1, true, now);
+        emu_->pmu_reprogrammed();  // the tier follows the program the child starts with
     }
     install(tid);
     record_used_ = 0;  // the parent writes what it recorded; the child's stream starts here

@@ -18,13 +18,17 @@ namespace netburst::emu::vg {
 
 // The static part of one guest instruction, made once per translation. Record word 0 points at it.
 struct alignas(8) InsnInfo {
-    Instruction tmpl;             // logical processor 0, CPL 3, memory operands without addresses
+    // Logical processor 0, CPL 3, memory operands without addresses. ToolRuntime::consume() writes each
+    // execution's dynamic fields (addresses, outcome, target, logical processor) into it before running it.
+    Instruction tmpl;
     std::uint8_t mem_words = 0;   // address words after word 0
     std::uint8_t branch_mode = NB_BR_NONE;
     std::uint8_t rep_mode = NB_REP_NONE;
     bool dynamic_target = false;
     bool syscall = false;
     bool simple = false;          // no words, no exit bits, not a rep or a syscall: tmpl runs as it is
+    // The uop plan of tmpl's shape (every recorded access present), worked out once: Emulator::stable_plan.
+    const UopPlan* plan = nullptr;
 };
 
 struct ThreadContext {
@@ -43,6 +47,7 @@ public:
     const char* load_program(const char* text, std::size_t length);
 
     void consume(const std::uint64_t* p, const std::uint64_t* end);
+    const UopPlan* stable_plan(const Instruction& insn) { return emu_->stable_plan(insn); }
 
     void thread_created(unsigned tid);
     void switch_thread(unsigned tid);
@@ -62,6 +67,7 @@ public:
 private:
     ThreadContext& context(unsigned tid);
     void execute(const Instruction& insn);
+    void record(const Instruction& insn);
     void execute_rep(const InsnInfo& info, unsigned bits, const Instruction& insn);
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);

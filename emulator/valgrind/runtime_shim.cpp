@@ -70,6 +70,9 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     info.simple = info.mem_words == 0 && !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall &&
                   (info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
                    info.branch_mode == NB_BR_STATIC_NOT_TAKEN);
+    // The uop plan depends only on the shape, which is static unless a string's count or a guarded access varies
+    // (a string has no plan here; a guarded access that did not happen makes another shape, see consume()).
+    info.plan = info.rep_mode == NB_REP_NONE ? g_runtime->stable_plan(t) : nullptr;
     return reinterpret_cast<uint64_t>(&info);
 }
 

@@ -1,0 +1,178 @@
+// The functional tier: one instruction's effect on the functional state, and its functional events, without time.
+//
+// It walks the instruction the way the timing tier does (core_fast_path.cpp, core.cpp's execute_general,
+// core_backend.cpp's run_uops), in the same order, through the same code for everything that has state: the trace
+// cache, build mode (core_frontend.cpp's build), the branch predictor, loads, store addresses, store commits and
+// branch retirement (core_memory.cpp), the caches and the bus (memory_system.cpp, bus.cpp). What it leaves out is
+// time: delivery and allocation slots, ports, the scoreboard, the store buffer (MOB replays), wrong-path uops and
+// every interval. tests/emulator/core_tier_test.cpp checks that every functional count is the same as the timing
+// tier's on a corpus of traces.
+//
+// Retirement goes to the sink as signatures (functional_sink.h). A plan's uops without replay causes have fixed
+// signatures, looked up once per plan; a uop that met a replay cause (a cache or DTLB miss, a split, a
+// mispredicted branch) gets the signature with those causes.
+#include "emulator/core/core.h"
+
+namespace netburst::emu {
+
+namespace {
+constexpr unsigned kFromBuild = 0, kFromRom = 2;  // uop_queue_writes (FROM_TC_DELIVER counts wrong-path uops too)
+constexpr unsigned kCisc = 0;                     // tc_ms_xfer
+using core_functional::kLoadSplitComplete;
+}  // namespace
+
+void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSink* sink) {
+    FunctionalPlan& f = plan.functional;
+    const unsigned cap = cfg_.rom_record_cap;
+    // The plan's shape fixes which of its memory operands the instruction has.
+    const unsigned n_mem = insn.num_mem < kMaxMemOperands ? insn.num_mem : kMaxMemOperands;
+    f.kinds = 0;
+    f.num_fixed = f.num_accesses = f.num_commits = 0;
+    f.branch_spec = FunctionalPlan::kNone;
+    for (unsigned i = 0; i < plan.num_specs; ++i) {
+        const UopSpec& s = plan.specs[i];
+        UopSignature sig;
+        sig.kind = s.kind;
+        sig.has_exec_event = s.has_exec_event;
+        if (s.has_exec_event) {
+            sig.exec_event = s.exec_event;
+            sig.exec_mask_bit = s.exec_bit;
+        }
+        f.signature[i] = sink->intern(sig);
+        f.dynamic_key[i] = 0;  // none yet (a caused signature always has a cause bit set)
+        if (s.kind == UopKind::Load) f.kinds |= 1u;
+        if (s.kind == UopKind::Store) f.kinds |= 2u;
+        const bool access = (s.role == UopRole::Load || s.role == UopRole::StoreAddr) && s.mem < n_mem;
+        if (access) f.access_spec[f.num_accesses++] = static_cast<std::uint8_t>(i);
+        if (s.role == UopRole::Branch) f.branch_spec = static_cast<std::uint8_t>(i);
+        // At most three stores commit per instruction (run_uops' limit).
+        if (s.role == UopRole::StoreData && f.num_commits < 3)
+            f.commit_mem[f.num_commits++] = s.mem < n_mem ? s.mem : FunctionalPlan::kNone;
+        if (access || s.role == UopRole::Branch) continue;
+        // A uop that can meet no replay cause: counted with the others of its signature.
+        const std::uint32_t records = s.count > cap ? cap : s.count;
+        unsigned k = 0;
+        while (k < f.num_fixed && f.fixed_signature[k] != f.signature[i]) ++k;
+        if (k == f.num_fixed) {
+            f.fixed_signature[f.num_fixed++] = f.signature[i];
+            f.fixed_count[k] = 0;
+        }
+        f.fixed_count[k] += records;
+    }
+    const bool plain = f.num_commits == 0 && !plan.from_rom;
+    const bool branch = is_branch(insn.cls);
+    f.work = FunctionalPlan::Work::General;
+    if (plain && f.num_accesses == 0 && !branch && f.branch_spec == FunctionalPlan::kNone && f.num_fixed == 1) {
+        f.work = FunctionalPlan::Work::None;
+    } else if (plain && f.num_accesses == 1 && !branch && f.branch_spec == FunctionalPlan::kNone &&
+               plan.specs[f.access_spec[0]].role == UopRole::Load) {
+        f.work = FunctionalPlan::Work::Load;
+        f.load_mem = plan.specs[f.access_spec[0]].mem;
+    } else if (plain && f.num_accesses == 0 && branch && f.branch_spec != FunctionalPlan::kNone) {
+        f.work = FunctionalPlan::Work::Branch;
+    }
+    f.deferred = stable_plans_.holds(plan);
+    for (std::uint64_t& n : f.pending) n = 0;
+    f.generation = sink->generation();
+}
+
+// `n` executions of a plan retire: the instructions, the uops that meet no replay cause, the statistics.
+void Core::retire_functional(Thread& th, unsigned t, unsigned cpl, const UopPlan& plan, std::uint64_t n,
+                             FunctionalSink* sink) {
+    const FunctionalPlan& f = plan.functional;
+    sink->begin(t, cpl);
+    sink->retire_instructions(f.kinds, n);
+    for (unsigned k = 0; k < f.num_fixed; ++k) sink->retire_uops(f.fixed_signature[k], f.fixed_count[k] * n);
+    th.stats.instructions += n;
+    th.stats.uops_retired += n * plan.total_uops;
+}
+
+void Core::flush_functional(FunctionalSink* sink) {
+    for (unsigned i = 0; i < stable_plans_.size(); ++i) {
+        const UopPlan& plan = stable_plans_[i];
+        FunctionalPlan& f = plan.functional;
+        if (f.generation != sink->generation()) continue;
+        for (unsigned q = 0; q < 4; ++q) {
+            if (f.pending[q] == 0) continue;
+            // The qualifier's logical processor and privilege level (any CPL other than 0 counts as user).
+            retire_functional(threads_[q >> 1], q >> 1, (q & 1u) ? 0 : 3, plan, f.pending[q], sink);
+            f.pending[q] = 0;
+        }
+    }
+    functional_thread_ = kNoThread;  // the sink's selection changed
+}
+
+std::uint16_t Core::caused_signature(const UopPlan& plan, unsigned spec, std::uint16_t causes, std::uint16_t mob,
+                                     FunctionalSink* sink) {
+    FunctionalPlan& f = plan.functional;
+    const std::uint32_t key = causes | static_cast<std::uint32_t>(mob) << 16;
+    if (f.dynamic_key[spec] == key) return f.dynamic_signature[spec];
+    UopSignature sig = sink->signature(f.signature[spec]);
+    sig.replay_causes = causes;
+    sig.mob_mask = mob;
+    const std::uint16_t index = sink->intern(sig);
+    f.dynamic_key[spec] = key;
+    f.dynamic_signature[spec] = index;
+    return index;
+}
+
+// The helpers below count into the qualifier execute_functional() selected in the sink.
+
+// Delivery that execute_functional() could not do inline: the head of a line, or a trace-cache miss and build mode.
+void Core::functional_fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
+                            FunctionalSink* sink) {
+    if (tc_.access(t, tag_pc(insn.pc, t), plan.tc_slots).hit) {
+        th.fetch_mode = FrontMode::Deliver;
+        return;
+    }
+    ++th.detail.tc_misses;
+    build(th, t, insn, 0, sink);
+    th.fetch_mode = FrontMode::Build;
+    if (!plan.from_rom) sink->add(EventId::UopQueueWrites, kFromBuild, plan.total_uops);
+}
+
+// Everything after delivery, in general.
+void Core::functional_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
+                           FunctionalSink* sink) {
+    const FunctionalPlan& f = plan.functional;
+    if (plan.from_rom) {
+        sink->add(EventId::TcMsXfer, kCisc, 2);  // counted twice per transfer (table note)
+        sink->add(EventId::UopQueueWrites, kFromRom, plan.total_uops);
+    }
+
+    bool mispredicted = false;
+    const bool branch = is_branch(insn.cls);
+    if (branch) {
+        mispredicted = bp_.predict_and_update(t, insn, tag_pc(insn.pc, t)).mispredicted;
+        ++th.detail.branches;
+        if (mispredicted) ++th.detail.mispredicts;
+    }
+
+    // Loads and store addresses in program order: the DTLB and the caches.
+    for (unsigned k = 0; k < f.num_accesses; ++k) {
+        const unsigned i = f.access_spec[k];
+        const UopSpec& s = plan.specs[i];
+        std::uint16_t causes = 0, mob = 0;
+        if (s.role == UopRole::Load) {
+            Tick access = 0;
+            if (load_access(t, insn.mem[s.mem], 0, &access, sink, &causes, &mob).split)
+                sink->add(EventId::MemoryComplete, kLoadSplitComplete, 1);
+        } else {
+            store_address(t, insn.mem[s.mem], 0, 0, sink, &causes, &mob);
+        }
+        sink->retire_uops(causes == 0 ? f.signature[i] : caused_signature(plan, i, causes, mob, sink), 1);
+    }
+
+    // Stores write the caches after they retire, in order.
+    for (unsigned k = 0; k < f.num_commits; ++k)
+        commit_store(th, t, 0, f.commit_mem[k] != FunctionalPlan::kNone ? &insn.mem[f.commit_mem[k]] : nullptr, 0,
+                     0, sink);
+
+    if (f.branch_spec != FunctionalPlan::kNone) {
+        const unsigned i = f.branch_spec;
+        sink->retire_uops(mispredicted ? caused_signature(plan, i, kReplayMispredBranch, 0, sink) : f.signature[i], 1);
+        branch_events(insn, mispredicted, 0, sink);
+    }
+}
+
+}  // namespace netburst::emu
