@@ -54,10 +54,21 @@ public:
             execute_timed(insn, *plan);
             return;
         }
-        core_.execute_functional(insn, *plan, &counts_);
+        core_.execute_functional_prepared(insn, *plan, &counts_);
+    }
+    // The same when the plan is known to be there.
+    __attribute__((always_inline)) void execute(const Instruction& insn, const UopPlan& plan) {
+        if (functional_)
+            core_.execute_functional_prepared(insn, plan, &counts_);
+        else
+            execute_timed(insn, plan);
     }
     // See Core::stable_plan: for front ends that describe the same static instruction many times.
-    const UopPlan* stable_plan(const Instruction& insn) { return core_.stable_plan(insn); }
+    const UopPlan* stable_plan(const Instruction& insn) {
+        const UopPlan* plan = core_.stable_plan(insn);
+        if (plan != nullptr) core_.prepare_functional(*plan, insn, &counts_);
+        return plan;
+    }
     // A logical processor has no more instructions.
     void stop_thread(unsigned thread);
     // With two logical processors, which one should run next. Asked while both have instructions, the answer

@@ -36,7 +36,8 @@ public:
     };
     // Predicts the branch `insn` (its class, pc, taken and target say what the program did), then trains the
     // predictor with the outcome. `tagged_pc` is the address with the thread tag folded in.
-    Prediction predict_and_update(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc) {
+    __attribute__((always_inline)) Prediction predict_and_update(unsigned thread, const Instruction& insn,
+                                                                 std::uint64_t tagged_pc) {
         if (insn.cls == InsnClass::CondBranch) return conditional(thread, insn, tagged_pc);
         return other(thread, insn, tagged_pc);
     }
@@ -53,7 +54,8 @@ private:
     static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 
     // Conditional branches, the commonest, inline; the other kinds in branch_predictor.cpp.
-    Prediction conditional(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc) {
+    __attribute__((always_inline)) Prediction conditional(unsigned thread, const Instruction& insn,
+                                                          std::uint64_t tagged_pc) {
         Entry* e = lookup(tagged_pc);
         const bool hit = e != nullptr;
         std::uint8_t& c = counter(thread, tagged_pc);

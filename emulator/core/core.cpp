@@ -76,7 +76,7 @@ void Core::reset(const CoreConfig& config) {
     std::memset(code_regions_, 0xFF, sizeof code_regions_);
     last_thread_ = 0;
     executed_ = 0;
-    functional_thread_ = kNoThread;
+    functional_who_ = kNobody;
     update_fast_ok();
 }
 

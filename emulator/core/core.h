@@ -55,6 +55,11 @@ public:
     // The same with the instruction's plan from stable_plan() (for an instruction of that shape).
     // The inline part is in core_functional.h.
     void execute_functional(const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    // A stable plan made ready for `sink` once, so that execute_functional_prepared() need not check it.
+    void prepare_functional(const UopPlan& plan, const Instruction& insn, FunctionalSink* sink) {
+        if (plan.functional.generation != sink->generation()) sign_plan(plan, insn, sink);
+    }
+    void execute_functional_prepared(const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
 
     // Adds the executions the functional tier counted in its plans (FunctionalPlan::pending) to *sink and to the
     // statistics. Call it before reading the sink's counts.
@@ -237,15 +242,17 @@ private:
 
     // The parts of loads, stores and branches both tiers share (core_memory.cpp).
     struct LoadAccess {
-        Tick fill;            // when the data is in the L1 (timing tier)
-        bool split;           // it crossed a 64-byte line: two accesses, one replay
-        std::uint64_t second; // the second line's address when split
+        Tick fill;               // when the data is in the L1 (timing tier)
+        Tick access;             // when the L1 is read: the issue, later by a page walk
+        std::uint64_t second;    // the second line's address when split
+        std::uint16_t causes;    // ReplayCause bits met
+        std::uint16_t mob;       // the split's load_port_replay bit
+        bool split;              // it crossed a 64-byte line: two accesses, one replay
     };
-    // A load's DTLB and cache accesses: page walk, L1 (and beyond), the split's second line, replay causes.
-    // *access (the tick the L1 is read) moves later by a page walk.
+    // A load's DTLB and cache accesses from tick `issue`: page walk, L1 (and beyond), the split's second line,
+    // replay causes.
     template <class Sink>
-    LoadAccess load_access(unsigned t, const MemOperand& m, Tick issue, Tick* access, Sink* sink,
-                           std::uint16_t* causes, std::uint16_t* mob);
+    LoadAccess load_access(unsigned t, const MemOperand& m, Tick issue, Sink* sink);
     // A store-address uop: the DTLB and the split check. Returns when it is done (timing tier).
     template <class Sink>
     Tick store_address(unsigned t, const MemOperand& m, Tick issue, Tick done, Sink* sink, std::uint16_t* causes,
@@ -269,8 +276,7 @@ private:
     // The functional tier's current logical processor and privilege level (Thread::cpl) and their qualifier.
     void select_qualifier(unsigned t, unsigned cpl, FunctionalSink* sink) {
         threads_[t].cpl = static_cast<std::uint8_t>(cpl);
-        functional_thread_ = t;
-        functional_cpl_ = cpl;
+        functional_who_ = t << 8 | cpl;
         functional_q_ = t * 2 + (cpl == 0 ? 1u : 0u);
         sink->select(functional_q_);
     }
@@ -327,10 +333,11 @@ private:
     bool fast_ok_ = false;           // fast path enabled and one logical processor active
     void update_fast_ok() { fast_ok_ = cfg_.fast_path && !smt_shared(); }
     std::uint64_t code_regions_[4096];  // 1 KB code regions built into the trace cache (self-modifying code)
-    // See select_qualifier(); kNoThread makes the next functional instruction select again (after the timing tier
-    // ran, or the sink was used for something else).
-    static constexpr unsigned kNoThread = 2;
-    unsigned functional_thread_ = kNoThread, functional_cpl_ = 3, functional_q_ = 0;
+    // See select_qualifier(): the logical processor and privilege level selected (thread << 8 | cpl), and their
+    // qualifier; kNobody makes the next functional instruction select again (after the timing tier ran, or the
+    // sink was used for something else).
+    static constexpr unsigned kNobody = ~0u;
+    unsigned functional_who_ = kNobody, functional_q_ = 0;
     unsigned last_thread_ = 0;
     std::uint64_t executed_ = 0;
 };

@@ -72,8 +72,10 @@ Tick Core::load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSp
     }
     const Tick issue = issue_on(Unit::Load, ready, 1);
     *spec = issue + latency;
-    Tick access = issue;
-    const LoadAccess a = load_access(t, m, issue, &access, sink, causes, mob);
+    const LoadAccess a = load_access(t, m, issue, sink);
+    *causes |= a.causes;
+    *mob |= a.mob;
+    const Tick access = a.access;
     const Tick fill = a.fill;
     const bool split = a.split;
     const std::uint64_t second = a.second;

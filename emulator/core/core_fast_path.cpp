@@ -31,7 +31,7 @@ void Core::execute(const Instruction& insn, const UopPlan& plan, Outcome* out) {
     out->regs = insn.regs;
     th.cpl = insn.cpl;
     last_thread_ = t;
-    functional_thread_ = kNoThread;  // the functional tier selects its qualifier again when it resumes
+    functional_who_ = kNobody;  // the functional tier selects its qualifier again when it resumes
 
     EventSink sink;
     sink.bind(out, &th.pending);

@@ -39,7 +39,7 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
             sig.exec_mask_bit = s.exec_bit;
         }
         f.signature[i] = sink->intern(sig);
-        f.dynamic_key[i] = 0;  // none yet (a caused signature always has a cause bit set)
+        f.dynamic_key[i][0] = f.dynamic_key[i][1] = 0;  // none yet (a caused signature has a cause bit set)
         if (s.kind == UopKind::Load) f.kinds |= 1u;
         if (s.kind == UopKind::Store) f.kinds |= 2u;
         const bool access = (s.role == UopRole::Load || s.role == UopRole::StoreAddr) && s.mem < n_mem;
@@ -99,20 +99,29 @@ void Core::flush_functional(FunctionalSink* sink) {
             f.pending[q] = 0;
         }
     }
-    functional_thread_ = kNoThread;  // the sink's selection changed
+    functional_who_ = kNobody;  // the sink's selection changed
 }
 
 std::uint16_t Core::caused_signature(const UopPlan& plan, unsigned spec, std::uint16_t causes, std::uint16_t mob,
                                      FunctionalSink* sink) {
     FunctionalPlan& f = plan.functional;
     const std::uint32_t key = causes | static_cast<std::uint32_t>(mob) << 16;
-    if (f.dynamic_key[spec] == key) return f.dynamic_signature[spec];
-    UopSignature sig = sink->signature(f.signature[spec]);
-    sig.replay_causes = causes;
-    sig.mob_mask = mob;
-    const std::uint16_t index = sink->intern(sig);
-    f.dynamic_key[spec] = key;
-    f.dynamic_signature[spec] = index;
+    std::uint32_t* keys = f.dynamic_key[spec];
+    std::uint16_t* signatures = f.dynamic_signature[spec];
+    if (keys[0] == key) return signatures[0];
+    std::uint16_t index;
+    if (keys[1] == key) {
+        index = signatures[1];
+    } else {
+        UopSignature sig = sink->signature(f.signature[spec]);
+        sig.replay_causes = causes;
+        sig.mob_mask = mob;
+        index = sink->intern(sig);
+    }
+    keys[1] = keys[0];
+    signatures[1] = signatures[0];
+    keys[0] = key;
+    signatures[0] = index;
     return index;
 }
 
@@ -154,9 +163,10 @@ void Core::functional_uops(Thread& th, unsigned t, const Instruction& insn, cons
         const UopSpec& s = plan.specs[i];
         std::uint16_t causes = 0, mob = 0;
         if (s.role == UopRole::Load) {
-            Tick access = 0;
-            if (load_access(t, insn.mem[s.mem], 0, &access, sink, &causes, &mob).split)
-                sink->add(EventId::MemoryComplete, kLoadSplitComplete, 1);
+            const LoadAccess a = load_access(t, insn.mem[s.mem], 0, sink);
+            if (a.split) sink->add(EventId::MemoryComplete, kLoadSplitComplete, 1);
+            causes = a.causes;
+            mob = a.mob;
         } else {
             store_address(t, insn.mem[s.mem], 0, 0, sink, &causes, &mob);
         }

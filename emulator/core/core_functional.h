@@ -15,11 +15,17 @@ constexpr unsigned kLoadSplitComplete = 0;  // memory_complete
 
 __attribute__((always_inline)) inline void Core::execute_functional(const Instruction& insn, const UopPlan& plan,
                                                                      FunctionalSink* sink) {
+    if (__builtin_expect(plan.functional.generation != sink->generation(), 0)) sign_plan(plan, insn, sink);
+    execute_functional_prepared(insn, plan, sink);
+}
+
+__attribute__((always_inline)) inline void Core::execute_functional_prepared(const Instruction& insn,
+                                                                              const UopPlan& plan,
+                                                                              FunctionalSink* sink) {
     const unsigned t = cfg_.hyper_threading ? (insn.thread & 1u) : 0u;
     FunctionalPlan& f = plan.functional;
-    if (__builtin_expect(f.generation != sink->generation(), 0)) sign_plan(plan, insn, sink);
     // What the instruction counts is qualified by its logical processor and privilege level, which rarely change.
-    if (__builtin_expect(t != functional_thread_ || insn.cpl != functional_cpl_, 0)) select_qualifier(t, insn.cpl, sink);
+    if (__builtin_expect((t << 8 | insn.cpl) != functional_who_, 0)) select_qualifier(t, insn.cpl, sink);
     if (__builtin_expect(f.deferred, 1))
         ++f.pending[functional_q_];
     else
@@ -41,16 +47,16 @@ __attribute__((always_inline)) inline void Core::execute_functional(const Instru
 __attribute__((always_inline)) inline void Core::functional_load(unsigned t, const Instruction& insn,
                                                                   const UopPlan& plan, FunctionalSink* sink) {
     const FunctionalPlan& f = plan.functional;
-    std::uint16_t causes = 0, mob = 0;
-    Tick access = 0;
-    if (load_access(t, insn.mem[f.load_mem], 0, &access, sink, &causes, &mob).split)
-        sink->add(EventId::MemoryComplete, core_functional::kLoadSplitComplete, 1);
+    const LoadAccess a = load_access(t, insn.mem[f.load_mem], 0, sink);
+    if (__builtin_expect(a.split, 0)) sink->add(EventId::MemoryComplete, core_functional::kLoadSplitComplete, 1);
+    const std::uint16_t causes = a.causes, mob = a.mob;
     const unsigned i = f.access_spec[0];
     std::uint16_t signature = f.signature[i];
     if (causes != 0) {
         // A load that met a replay cause usually meets the same one next time.
         const std::uint32_t key = causes | static_cast<std::uint32_t>(mob) << 16;
-        signature = f.dynamic_key[i] == key ? f.dynamic_signature[i] : caused_signature(plan, i, causes, mob, sink);
+        signature =
+            f.dynamic_key[i][0] == key ? f.dynamic_signature[i][0] : caused_signature(plan, i, causes, mob, sink);
     }
     sink->retire_uops(signature, 1);
 }

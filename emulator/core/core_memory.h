@@ -44,32 +44,33 @@ inline unsigned branch_type_bits(InsnClass c, bool mispredicted_type) {
 }  // namespace core_memory
 
 template <class Sink>
-__attribute__((always_inline)) inline Core::LoadAccess Core::load_access(unsigned t, const MemOperand& m, Tick issue, Tick* access, Sink* sink,
-                                   std::uint16_t* causes, std::uint16_t* mob) {
+__attribute__((always_inline)) inline Core::LoadAccess Core::load_access(unsigned t, const MemOperand& m, Tick issue,
+                                                                         Sink* sink) {
     const unsigned size = m.size == 0 ? 1 : m.size;
     const std::uint64_t physical = fold(m.address, asid(t));
+    LoadAccess a{0, issue, 0, 0, 0, false};
     if (!dtlb_.access(core_memory::dtlb_page(physical, t))) {
         sink->event(to_cycle(issue), EventId::PageWalkType, core_memory::kDataWalk);
-        *causes |= kReplayDtlbMiss;
-        *access += to_ticks(cfg_.page_walk_cycles);
+        a.causes = kReplayDtlbMiss;
+        a.access += to_ticks(cfg_.page_walk_cycles);
     }
-    const MemorySystem::LoadResult r = mem_.load(m.address, physical, asid(t), *access, sink);
-    LoadAccess a{r.fill, false, 0};
+    const MemorySystem::LoadResult r = mem_.load(m.address, physical, asid(t), a.access, sink);
+    a.fill = r.fill;
     bool l1_miss = r.l1_miss, l2_miss = r.l2_miss;
-    if (core_memory::splits(m.address, size)) {
+    if (__builtin_expect(core_memory::splits(m.address, size), 0)) {
         // The second line is a second access (for the miss counts) and the load is replayed once.
         a.split = true;
         a.second = (m.address | 63) + 1;
-        const MemorySystem::LoadResult r2 = mem_.load(a.second, fold(a.second, asid(t)), asid(t), *access, sink);
+        const MemorySystem::LoadResult r2 = mem_.load(a.second, fold(a.second, asid(t)), asid(t), a.access, sink);
         l1_miss = l1_miss || r2.l1_miss;
         l2_miss = l2_miss || r2.l2_miss;
         a.fill = max_tick(a.fill, r2.fill);
         sink->event(to_cycle(issue), EventId::LoadPortReplay, core_memory::kSplitBit);
-        *causes |= kReplaySplit;
-        *mob |= 1u << core_memory::kSplitBit;
+        a.causes |= kReplaySplit;
+        a.mob = 1u << core_memory::kSplitBit;
     }
-    if (l1_miss) *causes |= kReplayL1LoadMiss;
-    if (l2_miss) *causes |= kReplayL2LoadMiss;
+    if (l1_miss) a.causes |= kReplayL1LoadMiss;
+    if (l2_miss) a.causes |= kReplayL2LoadMiss;
     return a;
 }
 

@@ -79,7 +79,8 @@ void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
 }
 
 template <class Sink>
-Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, Sink* out) {
+__attribute__((always_inline)) inline Tick MemorySystem::read_l2(std::uint64_t physical, Tick start,
+                                                                bool for_ownership, bool* missed, Sink* out) {
     ++stats_.l2_reads;
     Tick slot = 0;
     if constexpr (Sink::kTiming) slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);

@@ -54,8 +54,8 @@ struct UopSpec {
 // What the functional tier (Core::execute_functional) keeps with a plan, worked out on its first use so that an
 // execution only walks what can change the functional state:
 //  - the signature (functional_sink.h) of each spec's uops when they meet no replay cause, valid for the sink
-//    generation it names, and the last signature a spec's uops had with replay causes (a load that misses usually
-//    misses again);
+//    generation it names, and the last two signatures a spec's uops had with replay causes (a load that misses
+//    usually misses again, one of a few ways);
 //  - the uops whose signature cannot change (no memory operand, not the branch), merged by signature;
 //  - in program order, the loads and store addresses that access memory, the stores that commit, the branch uop.
 struct FunctionalPlan {
@@ -63,8 +63,9 @@ struct FunctionalPlan {
     static constexpr std::uint8_t kNone = 0xFF;
     std::uint64_t generation;           // FunctionalSink::generation() the indices belong to; 0: none yet
     std::uint16_t signature[kMaxSpecs];
-    std::uint32_t dynamic_key[kMaxSpecs];  // replay causes | MOB mask << 16 of the last caused signature
-    std::uint16_t dynamic_signature[kMaxSpecs];
+    // The two latest signatures with replay causes, per spec (key: causes | MOB mask << 16), the latest first.
+    std::uint32_t dynamic_key[kMaxSpecs][2];
+    std::uint16_t dynamic_signature[kMaxSpecs][2];
     std::uint8_t kinds;                 // bit 0: a Load uop, bit 1: a Store uop (instr_retired TAG/NTAG)
     std::uint8_t num_fixed;
     std::uint16_t fixed_signature[kMaxSpecs];

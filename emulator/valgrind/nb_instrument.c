@@ -426,13 +426,29 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     s.insns[n - 1].end = sb_in->stmts_used;
     analyse(&s, sb_in);
 
+    /* Runs of instructions with nothing dynamic share their first one's record (nb_runtime.h). */
+    Int head = -1;
+    for (Int i = 0; i < n; i++) {
+        Insn* in = &s.insns[i];
+        const Bool plain = in->recorded && in->d.num_mem == 0 && in->mem_seen == 0 && !in->faultable &&
+                           in->relevant_exits == 0 && !in->d.dynamic_target && in->d.rep_mode == NB_REP_NONE &&
+                           in->kind != NB_CLASS_COND_BRANCH && in->kind != NB_CLASS_SYSCALL;
+        in->d.group = 1;
+        if (plain && head >= 0 && s.insns[head].d.group < 255) {
+            s.insns[head].d.group++;
+            in->d.group = 0;  /* counted by the head's record */
+        } else {
+            head = plain ? i : -1;
+        }
+    }
+
     /* Lay the records out and make the static infos. */
     UInt words = 0, recorded = 0;
     for (Int i = 0; i < n; i++) {
         Insn* in = &s.insns[i];
         if (!in->recorded) continue;
         in->off = words;
-        in->words = 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0);
+        in->words = in->d.group == 0 ? 0 : 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0);
         words += in->words;
         recorded++;
     }
@@ -486,6 +502,10 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
         if (in->faultable && committed < in->off) {
             emit_commit(out, base, in->off, NULL, 0);
             committed = in->off;
+        }
+        if (in->words == 0) {  /* its group's head records it */
+            for (Int j = in->first + 1; j < in->end; j++) addStmtToIRSB(out, sb_in->stmts[j]);
+            continue;
         }
         if (in->relevant_exits == 0) emit_word(out, base, in->off, mk_u64(in->info));
         Int access = 0, exits = 0;

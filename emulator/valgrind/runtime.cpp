@@ -134,9 +134,43 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
         const std::uint64_t word = *p++;
         auto* info = reinterpret_cast<InsnInfo*>(word & ~std::uint64_t{7});
         const unsigned bits = static_cast<unsigned>(word & NB_EXIT_BITS);
-        if (rep_info_ && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
+        if (__builtin_expect(rep_info_ != nullptr, 0) && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
         Instruction& insn = info->tmpl;
         insn.thread = lp;
+        switch (info->fast) {
+        case InsnInfo::Fast::Plain:
+            ++executed;
+            emu.execute(insn, *info->plan);
+            if (record_) record(insn);
+            continue;
+        case InsnInfo::Fast::OneAccess:
+            if (*p == NB_NO_ACCESS) break;  // the general way below
+            insn.mem[0].address = *p++;
+            ++executed;
+            emu.execute(insn, *info->plan);
+            if (record_) record(insn);
+            continue;
+        case InsnInfo::Fast::Group:
+            // Instructions with nothing dynamic, one record for the run (nb_runtime.h).
+            for (unsigned k = 0; k < info->group; ++k) {
+                Instruction& member = info[k].tmpl;
+                member.thread = lp;
+                if (info[k].plan != nullptr)
+                    emu.execute(member, *info[k].plan);
+                else
+                    execute(member);
+                if (record_) record(member);
+            }
+            executed += info->group;
+            continue;
+        case InsnInfo::Fast::ExitBranch:
+            insn.taken = ((bits ^ (info->invert ? 1u : 0u)) & 1u) != 0;
+            ++executed;
+            emu.execute(insn, *info->plan);
+            if (record_) record(insn);
+            continue;
+        case InsnInfo::Fast::None: break;
+        }
         if (info->simple) {
             ++executed;
             emu.execute(insn, info->plan);

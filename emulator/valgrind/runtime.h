@@ -27,6 +27,17 @@ struct alignas(8) InsnInfo {
     bool dynamic_target = false;
     bool syscall = false;
     bool simple = false;          // no words, no exit bits, not a rep or a syscall: tmpl runs as it is
+    // How consume() takes the commonest records without looking at the rest of the info.
+    enum class Fast : std::uint8_t {
+        None,
+        Plain,       // simple, with a plan
+        OneAccess,   // one address word (unless the access was absent), nothing else dynamic, with a plan
+        ExitBranch,  // a conditional branch whose outcome is exit bit 0 (inverted when `invert`), with a plan
+        Group,       // the record of `group` simple instructions, this one and the infos that follow it
+    };
+    Fast fast = Fast::None;
+    bool invert = false;
+    std::uint8_t group = 1;
     // The uop plan of tmpl's shape (every recorded access present), worked out once: Emulator::stable_plan.
     const UopPlan* plan = nullptr;
 };
