@@ -63,6 +63,20 @@ public:
         else
             execute_timed(insn, plan);
     }
+    // The same in the functional tier (the caller knows !timing()).
+    __attribute__((always_inline)) void execute_functional(const Instruction& insn, const UopPlan& plan) {
+        core_.execute_functional_prepared(insn, plan, &counts_);
+    }
+    // See Core::stable_group: runs of instructions with stable plans that a front end always executes together.
+    const GroupPlan* stable_group(const UopPlan* const* plans, const std::uint64_t* pcs, unsigned size) {
+        return core_.stable_group(plans, pcs, size, &counts_);
+    }
+    // A run's members in the functional tier (the caller knows !timing()): Core::execute_group_functional.
+    template <class Members>
+    __attribute__((always_inline)) void execute_group_functional(unsigned thread, unsigned cpl, const GroupPlan& group,
+                                                                 Members members) {
+        core_.execute_group_functional(thread, cpl, group, members, &counts_);
+    }
     // See Core::stable_plan: for front ends that describe the same static instruction many times.
     const UopPlan* stable_plan(const Instruction& insn) {
         const UopPlan* plan = core_.stable_plan(insn);

@@ -57,6 +57,7 @@ void Core::reset(const CoreConfig& config) {
                        cfg_.store_buffers, to_ticks(cfg_.replay_cycles), cfg_.frontier_step};
     plans_.reset(&cfg_);
     stable_plans_.reset(&cfg_);
+    groups_.reset();
     tc_.reset(cfg_.tc_lines, cfg_.tc_ways);
     bp_.reset(cfg_.btb_entries, cfg_.btb_ways, cfg_.rsb_entries);
     dtlb_.reset(cfg_.dtlb_entries);
@@ -77,6 +78,8 @@ void Core::reset(const CoreConfig& config) {
     last_thread_ = 0;
     executed_ = 0;
     functional_who_ = kNobody;
+    timing_stale_ = false;
+    thread_mask_ = cfg_.hyper_threading ? 1u : 0u;
     update_fast_ok();
 }
 
@@ -153,7 +156,7 @@ void Core::serialize(unsigned thread, Outcome* out) {
 }
 
 bool Core::privilege_flush(const Instruction& next, Outcome* out) {
-    const unsigned t = cfg_.hyper_threading ? (next.thread & 1u) : 0u;
+    const unsigned t = next.thread & thread_mask_;
     Thread& th = threads_[t];
     if (next.cpl == th.cpl || (th.queue_count == 0 && th.pending.empty())) return false;
     // An Outcome without uops, of the old level, at the frontier already published (its records are all at or

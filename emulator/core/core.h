@@ -25,6 +25,7 @@
 #include "emulator/core/core_config.h"
 #include "emulator/core/cycle_slots.h"
 #include "emulator/core/event_sink.h"
+#include "emulator/core/group_plan.h"
 #include "emulator/model/functional_sink.h"
 #include "emulator/core/memory_system.h"
 #include "emulator/core/store_buffer.h"
@@ -60,6 +61,18 @@ public:
         if (plan.functional.generation != sink->generation()) sign_plan(plan, insn, sink);
     }
     void execute_functional_prepared(const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+
+    // A run of instructions a front end always executes together, in order (group_plan.h), given by their stable
+    // plans (prepared for `sink` by the Emulator) and addresses: its group plan, made once; nullptr when the run
+    // does not qualify or too many runs were asked for.
+    const GroupPlan* stable_group(const UopPlan* const* plans, const std::uint64_t* pcs, unsigned size,
+                                  const FunctionalSink* sink);
+    // execute_functional_prepared() for each member of the run in turn, as one unit (inline, core_functional.h).
+    // `members(k)` gives member k's Instruction; all run on logical processor `thread` at privilege level `cpl`
+    // (the members' own `thread` and `cpl` fields are not read).
+    template <class Members>
+    void execute_group_functional(unsigned thread, unsigned cpl, const GroupPlan& group, Members members,
+                                  FunctionalSink* sink);
 
     // Adds the executions the functional tier counted in its plans (FunctionalPlan::pending) to *sink and to the
     // statistics. Call it before reading the sink's counts.
@@ -268,6 +281,7 @@ private:
     // core_functional.cpp
     void functional_fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
     // core_functional.h (inline)
+    void functional_work(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
     void functional_load(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
     void functional_branch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
                            FunctionalSink* sink);
@@ -277,13 +291,16 @@ private:
     void select_qualifier(unsigned t, unsigned cpl, FunctionalSink* sink) {
         threads_[t].cpl = static_cast<std::uint8_t>(cpl);
         functional_who_ = t << 8 | cpl;
+        timing_stale_ = true;  // the first functional instruction after the timing tier (or a flush) comes here
         functional_q_ = t * 2 + (cpl == 0 ? 1u : 0u);
         sink->select(functional_q_);
     }
     void functional_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
     void sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSink* sink);
-    std::uint16_t caused_signature(const UopPlan& plan, unsigned spec, std::uint16_t causes, std::uint16_t mob,
-                                   FunctionalSink* sink);
+    // The signature of spec `spec`'s uop after it met replay causes `causes` (none: its block's first).
+    static std::uint16_t caused_signature(const FunctionalPlan& f, unsigned spec, std::uint16_t causes) {
+        return static_cast<std::uint16_t>(f.caused_base[spec] + FunctionalSink::caused_index(causes));
+    }
 
     // core_fast_path.cpp
     void execute_fast(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
@@ -319,6 +336,7 @@ private:
     FastParams fast_;
     PlanCache plans_;
     PlanStore stable_plans_;
+    GroupStore groups_;
     Thread threads_[2];
     TraceCache tc_;
     BranchPredictor bp_;
@@ -338,6 +356,12 @@ private:
     // sink was used for something else).
     static constexpr unsigned kNobody = ~0u;
     unsigned functional_who_ = kNobody, functional_q_ = 0;
+    // The functional tier ran since the timing tier last did: the caches' timing parts are out of step with their
+    // lines (lru_cache.h), and the next timing instruction puts them back first.
+    bool timing_stale_ = false;
+    // The logical processor of an instruction is insn.thread & thread_mask_: without Hyper-Threading every
+    // instruction runs on logical processor 0.
+    unsigned thread_mask_ = 0;
     unsigned last_thread_ = 0;
     std::uint64_t executed_ = 0;
 };

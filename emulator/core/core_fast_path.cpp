@@ -17,7 +17,12 @@ constexpr unsigned kSbFull = 5;       // resource_stall
 
 void Core::execute(const Instruction& insn, const UopPlan& plan, Outcome* out) {
     out->clear();
-    const unsigned t = cfg_.hyper_threading ? (insn.thread & 1u) : 0u;
+    if (__builtin_expect(timing_stale_, 0)) {
+        // Time resumes after the functional tier: every fill is complete.
+        mem_.forget_timing();
+        timing_stale_ = false;
+    }
+    const unsigned t = insn.thread & thread_mask_;
     Thread& th = threads_[t];
     if (!th.active) {
         // A logical processor that was stopped runs again: it competes for the core from its next fetch.

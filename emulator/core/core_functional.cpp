@@ -9,8 +9,8 @@
 // tier's on a corpus of traces.
 //
 // Retirement goes to the sink as signatures (functional_sink.h). A plan's uops without replay causes have fixed
-// signatures, looked up once per plan; a uop that met a replay cause (a cache or DTLB miss, a split, a
-// mispredicted branch) gets the signature with those causes.
+// signatures, looked up once per plan; a uop that can meet a replay cause (a cache or DTLB miss, a split, a
+// mispredicted branch) has a block of signatures, one per set of causes.
 #include "emulator/core/core.h"
 
 namespace netburst::emu {
@@ -39,12 +39,12 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
             sig.exec_mask_bit = s.exec_bit;
         }
         f.signature[i] = sink->intern(sig);
-        f.dynamic_key[i][0] = f.dynamic_key[i][1] = 0;  // none yet (a caused signature has a cause bit set)
         if (s.kind == UopKind::Load) f.kinds |= 1u;
         if (s.kind == UopKind::Store) f.kinds |= 2u;
         const bool access = (s.role == UopRole::Load || s.role == UopRole::StoreAddr) && s.mem < n_mem;
         if (access) f.access_spec[f.num_accesses++] = static_cast<std::uint8_t>(i);
         if (s.role == UopRole::Branch) f.branch_spec = static_cast<std::uint8_t>(i);
+        if (access || s.role == UopRole::Branch) f.caused_base[i] = sink->intern_caused(sig);
         // At most three stores commit per instruction (run_uops' limit).
         if (s.role == UopRole::StoreData && f.num_commits < 3)
             f.commit_mem[f.num_commits++] = s.mem < n_mem ? s.mem : FunctionalPlan::kNone;
@@ -76,6 +76,18 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
     f.generation = sink->generation();
 }
 
+const GroupPlan* Core::stable_group(const UopPlan* const* plans, const std::uint64_t* pcs, unsigned size,
+                                    const FunctionalSink* sink) {
+    for (unsigned k = 0; k < size; ++k) {
+        if (plans[k] == nullptr || !stable_plans_.holds(*plans[k])) return nullptr;
+        const FunctionalPlan& f = plans[k]->functional;
+        if (f.generation != sink->generation() || !f.deferred) return nullptr;
+    }
+    const GroupPlan* g = groups_.get(plans, pcs, size);
+    if (g != nullptr && g->generation == 0) g->generation = sink->generation();
+    return g;
+}
+
 // `n` executions of a plan retire: the instructions, the uops that meet no replay cause, the statistics.
 void Core::retire_functional(Thread& th, unsigned t, unsigned cpl, const UopPlan& plan, std::uint64_t n,
                              FunctionalSink* sink) {
@@ -88,6 +100,16 @@ void Core::retire_functional(Thread& th, unsigned t, unsigned cpl, const UopPlan
 }
 
 void Core::flush_functional(FunctionalSink* sink) {
+    // Runs first: their executions are their members' plans'.
+    for (unsigned i = 0; i < groups_.size(); ++i) {
+        const GroupPlan& g = groups_[i];
+        if (g.generation != sink->generation()) continue;
+        for (unsigned q = 0; q < 4; ++q) {
+            if (g.pending[q] == 0) continue;
+            for (unsigned k = 0; k < g.size; ++k) g.plans[k]->functional.pending[q] += g.pending[q];
+            g.pending[q] = 0;
+        }
+    }
     for (unsigned i = 0; i < stable_plans_.size(); ++i) {
         const UopPlan& plan = stable_plans_[i];
         FunctionalPlan& f = plan.functional;
@@ -100,29 +122,6 @@ void Core::flush_functional(FunctionalSink* sink) {
         }
     }
     functional_who_ = kNobody;  // the sink's selection changed
-}
-
-std::uint16_t Core::caused_signature(const UopPlan& plan, unsigned spec, std::uint16_t causes, std::uint16_t mob,
-                                     FunctionalSink* sink) {
-    FunctionalPlan& f = plan.functional;
-    const std::uint32_t key = causes | static_cast<std::uint32_t>(mob) << 16;
-    std::uint32_t* keys = f.dynamic_key[spec];
-    std::uint16_t* signatures = f.dynamic_signature[spec];
-    if (keys[0] == key) return signatures[0];
-    std::uint16_t index;
-    if (keys[1] == key) {
-        index = signatures[1];
-    } else {
-        UopSignature sig = sink->signature(f.signature[spec]);
-        sig.replay_causes = causes;
-        sig.mob_mask = mob;
-        index = sink->intern(sig);
-    }
-    keys[1] = keys[0];
-    signatures[1] = signatures[0];
-    keys[0] = key;
-    signatures[0] = index;
-    return index;
 }
 
 // The helpers below count into the qualifier execute_functional() selected in the sink.
@@ -166,11 +165,11 @@ void Core::functional_uops(Thread& th, unsigned t, const Instruction& insn, cons
             const LoadAccess a = load_access(t, insn.mem[s.mem], 0, sink);
             if (a.split) sink->add(EventId::MemoryComplete, kLoadSplitComplete, 1);
             causes = a.causes;
-            mob = a.mob;
         } else {
             store_address(t, insn.mem[s.mem], 0, 0, sink, &causes, &mob);
         }
-        sink->retire_uops(causes == 0 ? f.signature[i] : caused_signature(plan, i, causes, mob, sink), 1);
+        // The MOB mask follows from the causes (a split sets its bit; MOB replays need the timing tier).
+        sink->retire_uops(caused_signature(f, i, causes), 1);
     }
 
     // Stores write the caches after they retire, in order.
@@ -180,7 +179,7 @@ void Core::functional_uops(Thread& th, unsigned t, const Instruction& insn, cons
 
     if (f.branch_spec != FunctionalPlan::kNone) {
         const unsigned i = f.branch_spec;
-        sink->retire_uops(mispredicted ? caused_signature(plan, i, kReplayMispredBranch, 0, sink) : f.signature[i], 1);
+        sink->retire_uops(caused_signature(f, i, mispredicted ? kReplayMispredBranch : 0), 1);
         branch_events(insn, mispredicted, 0, sink);
     }
 }

@@ -22,7 +22,7 @@ __attribute__((always_inline)) inline void Core::execute_functional(const Instru
 __attribute__((always_inline)) inline void Core::execute_functional_prepared(const Instruction& insn,
                                                                               const UopPlan& plan,
                                                                               FunctionalSink* sink) {
-    const unsigned t = cfg_.hyper_threading ? (insn.thread & 1u) : 0u;
+    const unsigned t = insn.thread & thread_mask_;
     FunctionalPlan& f = plan.functional;
     // What the instruction counts is qualified by its logical processor and privilege level, which rarely change.
     if (__builtin_expect((t << 8 | insn.cpl) != functional_who_, 0)) select_qualifier(t, insn.cpl, sink);
@@ -33,7 +33,13 @@ __attribute__((always_inline)) inline void Core::execute_functional_prepared(con
     const std::uint64_t tagged = tag_pc(insn.pc, t);
     if (!tc_.deliver_next(t, tagged) && !tc_.deliver_head(t, tagged))
         functional_fetch(threads_[t], t, insn, plan, sink);
-    if (f.work == FunctionalPlan::Work::None) return;
+    if (f.work != FunctionalPlan::Work::None) functional_work(t, insn, plan, sink);
+}
+
+// After delivery: whatever a plan does besides retiring (not Work::None).
+__attribute__((always_inline)) inline void Core::functional_work(unsigned t, const Instruction& insn,
+                                                                  const UopPlan& plan, FunctionalSink* sink) {
+    const FunctionalPlan& f = plan.functional;
     if (f.work == FunctionalPlan::Work::Load) {
         functional_load(t, insn, plan, sink);
     } else if (f.work == FunctionalPlan::Work::Branch) {
@@ -43,22 +49,45 @@ __attribute__((always_inline)) inline void Core::execute_functional_prepared(con
     }
 }
 
+template <class Members>
+__attribute__((always_inline)) inline void Core::execute_group_functional(unsigned thread, unsigned cpl,
+                                                                           const GroupPlan& g, Members members,
+                                                                           FunctionalSink* sink) {
+    const unsigned t = thread & thread_mask_;
+    if (__builtin_expect((t << 8 | cpl) != functional_who_, 0)) select_qualifier(t, cpl, sink);
+    if (__builtin_expect(g.generation != sink->generation(), 0)) {
+        // The sink was reset: the members' plans sign again (to the same work: it follows from their shapes).
+        for (unsigned k = 0; k < g.size; ++k) prepare_functional(*g.plans[k], members(k), sink);
+        for (std::uint64_t& n : g.pending) n = 0;
+        g.generation = sink->generation();
+    }
+    ++g.pending[functional_q_];
+    // In program order (group_plan.h): the members the line being delivered holds, then their work. (Locals:
+    // the work writes through pointers the compiler cannot tell from the plan's.)
+    const unsigned size = g.size;
+    const std::uint32_t working = g.working;
+    for (unsigned k = 0; k < size;) {
+        unsigned end = k + tc_.deliver_run(t, g.pc_low + k, g.run_end[k] - k);
+        if (end == k) {
+            const Instruction& insn = members(k);
+            if (!tc_.deliver_head(t, tag_pc(insn.pc, t))) functional_fetch(threads_[t], t, insn, *g.plans[k], sink);
+            end = k + 1;
+        }
+        for (std::uint32_t bits = working & ((1u << end) - (1u << k)); bits != 0; bits &= bits - 1) {
+            const unsigned m = static_cast<unsigned>(__builtin_ctz(bits));
+            functional_work(t, members(m), *g.plans[m], sink);
+        }
+        k = end;
+    }
+}
+
 // After delivery: the work of a plan with one load and nothing else that can change.
 __attribute__((always_inline)) inline void Core::functional_load(unsigned t, const Instruction& insn,
                                                                   const UopPlan& plan, FunctionalSink* sink) {
     const FunctionalPlan& f = plan.functional;
     const LoadAccess a = load_access(t, insn.mem[f.load_mem], 0, sink);
     if (__builtin_expect(a.split, 0)) sink->add(EventId::MemoryComplete, core_functional::kLoadSplitComplete, 1);
-    const std::uint16_t causes = a.causes, mob = a.mob;
-    const unsigned i = f.access_spec[0];
-    std::uint16_t signature = f.signature[i];
-    if (causes != 0) {
-        // A load that met a replay cause usually meets the same one next time.
-        const std::uint32_t key = causes | static_cast<std::uint32_t>(mob) << 16;
-        signature =
-            f.dynamic_key[i][0] == key ? f.dynamic_signature[i][0] : caused_signature(plan, i, causes, mob, sink);
-    }
-    sink->retire_uops(signature, 1);
+    sink->retire_uops(caused_signature(f, f.access_spec[0], a.causes), 1);
 }
 
 // After delivery: a branch without memory operands.
@@ -67,13 +96,8 @@ __attribute__((always_inline)) inline void Core::functional_branch(Thread& th, u
     const FunctionalPlan& f = plan.functional;
     const bool mispredicted = bp_.predict_and_update(t, insn, tag_pc(insn.pc, t)).mispredicted;
     ++th.detail.branches;
-    const unsigned i = f.branch_spec;
-    if (__builtin_expect(mispredicted, 0)) {
-        ++th.detail.mispredicts;
-        sink->retire_uops(caused_signature(plan, i, kReplayMispredBranch, 0, sink), 1);
-    } else {
-        sink->retire_uops(f.signature[i], 1);
-    }
+    if (__builtin_expect(mispredicted, 0)) ++th.detail.mispredicts;
+    sink->retire_uops(caused_signature(f, f.branch_spec, mispredicted ? kReplayMispredBranch : 0), 1);
     branch_events(insn, mispredicted, 0, sink);
 }
 

@@ -4,7 +4,7 @@ libnetburst_emu_a_SOURCES += \
 	emulator/core/ticks.h emulator/core/tick_ring.h emulator/core/cycle_slots.h emulator/core/event_sink.h \
 	emulator/model/functional_sink.h \
 	emulator/core/lru_cache.h emulator/core/tlb.h \
-	emulator/core/trace_cache.h emulator/core/trace_cache.cpp \
+	emulator/core/trace_cache.h emulator/core/trace_cache.cpp emulator/core/group_plan.h \
 	emulator/core/branch_predictor.h emulator/core/branch_predictor.cpp \
 	emulator/core/uop_decode.h emulator/core/uop_decode.cpp \
 	emulator/core/bus.h emulator/core/bus.cpp \

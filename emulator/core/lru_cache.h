@@ -1,18 +1,24 @@
 // A set-associative cache with true LRU replacement, in the style of cachegrind's cg_sim.c: each set keeps its
-// tags in most-recently-used order, so a hit on the MRU line costs one compare and a hit further down shifts the
-// tags above it. Used for the L1 data cache, the L2 and the L3 (and the ITLB), which differ only in geometry and
+// lines in most-recently-used order, so a hit on the MRU line costs one compare and a hit further down shifts the
+// lines above it. Used for the L1 data cache, the L2 and the L3 (and the ITLB), which differ only in geometry and
 // in what a line carries.
 //
-// The tags (block numbers) are kept apart from the lines' contents, and a line's contents stay in one place while
-// it is cached (each tag names its slot): reordering moves eight-byte tags and one-byte slot numbers, never whole
-// lines, and a pointer to a line stays valid until the line is replaced.
+// A line is two parts kept apart, both in the set's MRU order:
+//  - CacheLine, the functional state: the block number (address >> line bits, which also gives the set) and a
+//    few state bits for the cache that owns it. Sixteen bytes, so a set of eight is two host cache lines: the
+//    functional tier, which only ever reads these, touches little memory per access;
+//  - LineTiming, what the timing tier adds: the tick a line's data arrives (a line can be allocated before its
+//    fill completes: a later access "hits" but waits) and when a load that missed read it.
+// The timing tier (touch<true>, insert<true>) moves both parts; the functional tier (touch<false>, ...) moves the
+// functional part only, which leaves the timing parts out of step with their lines. The functional tier has no
+// time, so when the timing tier resumes every fill is complete: forget_timing() then puts every line's timing
+// back to "present" (all zero), in step again.
 //
-// Lines are identified by their block number (address >> line bits), which also gives the set. Each line keeps
-// the tick its data arrives (a line can be allocated before its fill completes: a later access "hits" but waits)
-// and a few state bits for the cache that owns it.
+// A pointer to a line is valid until the next touch or insert in its set.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "emulator/core/ticks.h"
 
@@ -20,10 +26,13 @@ namespace netburst::emu {
 
 struct CacheLine {
     std::uint64_t block;  // address >> line_bits; kInvalidBlock when empty
-    Tick ready;           // when the data is (or will be) present
-    Tick used;            // the L1: when the load that missed on this line read it (an aliasing line waits)
     std::uint32_t state;  // owner-defined bits (sector dirty bits for the L2 and L3)
     std::uint32_t aux;    // owner-defined (the L1 keeps the address-space tag of a linearly tagged line here)
+};
+
+struct LineTiming {
+    Tick ready;  // when the data is (or will be) present
+    Tick used;   // the L1: when the load that missed on this line read it (an aliasing line waits)
 };
 
 constexpr std::uint64_t kInvalidBlock = ~std::uint64_t{0};
@@ -31,8 +40,6 @@ constexpr std::uint64_t kInvalidBlock = ~std::uint64_t{0};
 template <unsigned MaxLines, unsigned MaxWays>
 class LruCache {
 public:
-    static_assert(MaxWays <= 255, "slot numbers are bytes");
-
     // `size` and `line` in bytes, powers of two; ways <= MaxWays.
     void reset(unsigned size, unsigned ways, unsigned line) {
         ways_ = ways;
@@ -49,22 +56,25 @@ public:
     unsigned sets() const { return sets_; }
     std::uint64_t block_of(std::uint64_t address) const { return address >> line_bits_; }
 
-    // Looks the block up; on a hit makes it most recently used and returns its line.
+    // Looks the block up; on a hit makes it most recently used and returns its line. kTiming: the timing tier
+    // (see above).
+    template <bool kTiming = true>
     CacheLine* touch(std::uint64_t block) {
         const unsigned base = set_base(block);
-        std::uint64_t* tag = &tags_[base];
-        if (tag[0] == block) return &lines_[base + slots_[base]];
+        CacheLine* set = &lines_[base];
+        if (set[0].block == block) return set;
         for (unsigned w = 1; w < ways_; ++w) {
-            if (tag[w] == block) {
-                std::uint8_t* slot = &slots_[base];
-                const std::uint8_t s = slot[w];
-                for (unsigned k = w; k > 0; --k) {
-                    tag[k] = tag[k - 1];
-                    slot[k] = slot[k - 1];
+            if (set[w].block == block) {
+                const CacheLine hit = set[w];
+                for (unsigned k = w; k > 0; --k) set[k] = set[k - 1];
+                set[0] = hit;
+                if constexpr (kTiming) {
+                    LineTiming* timing = &timing_[base];
+                    const LineTiming t = timing[w];
+                    for (unsigned k = w; k > 0; --k) timing[k] = timing[k - 1];
+                    timing[0] = t;
                 }
-                tag[0] = block;
-                slot[0] = s;
-                return &lines_[base + s];
+                return set;
             }
         }
         return nullptr;
@@ -74,48 +84,62 @@ public:
     CacheLine* peek(std::uint64_t block) {
         const unsigned base = set_base(block);
         for (unsigned w = 0; w < ways_; ++w)
-            if (tags_[base + w] == block) return &lines_[base + slots_[base + w]];
+            if (lines_[base + w].block == block) return &lines_[base + w];
         return nullptr;
     }
 
     // Inserts a block that missed as most recently used; the least recently used line falls out into *victim
-    // (victim->block is kInvalidBlock when the way was empty). Returns the new line.
-    CacheLine* insert(std::uint64_t block, CacheLine* victim) { return insert(block, victim, true); }
+    // (victim->block is kInvalidBlock when the way was empty). Returns the new line, its state bits clear (and,
+    // kTiming, its timing all zero).
+    template <bool kTiming = true>
+    CacheLine* insert(std::uint64_t block, CacheLine* victim) {
+        CacheLine* line = make_room<kTiming>(block);
+        *victim = *line;
+        *line = CacheLine{block, 0, 0};
+        return line;
+    }
     // The same when the victim does not matter.
-    CacheLine* insert(std::uint64_t block) { return insert(block, nullptr, false); }
+    template <bool kTiming = true>
+    CacheLine* insert(std::uint64_t block) {
+        CacheLine* line = make_room<kTiming>(block);
+        *line = CacheLine{block, 0, 0};
+        return line;
+    }
+
+    // The timing part of a line (a pointer from touch(), peek() or insert()).
+    LineTiming& timing(const CacheLine* line) { return timing_[line - lines_]; }
+
+    // Every line's data present (see above).
+    void forget_timing() { std::memset(timing_, 0, sets_ * ways_ * sizeof(LineTiming)); }
 
     void invalidate_all() {
-        for (unsigned i = 0; i < sets_ * ways_; ++i) {
-            tags_[i] = kInvalidBlock;
-            slots_[i] = static_cast<std::uint8_t>(i % ways_);
-            lines_[i] = CacheLine{kInvalidBlock, 0, 0, 0, 0};
-        }
+        for (unsigned i = 0; i < sets_ * ways_; ++i) lines_[i] = CacheLine{kInvalidBlock, 0, 0};
+        forget_timing();
     }
 
 private:
-    __attribute__((always_inline)) CacheLine* insert(std::uint64_t block, CacheLine* victim, bool keep_victim) {
+    // Shifts the set down by one line (the last falls out of the order) and returns its first line, which still
+    // holds the least recently used line's contents.
+    template <bool kTiming>
+    __attribute__((always_inline)) CacheLine* make_room(std::uint64_t block) {
         const unsigned base = set_base(block);
-        std::uint64_t* tag = &tags_[base];
-        std::uint8_t* slot = &slots_[base];
-        const std::uint8_t s = slot[ways_ - 1];
-        for (unsigned k = ways_ - 1; k > 0; --k) {
-            tag[k] = tag[k - 1];
-            slot[k] = slot[k - 1];
+        CacheLine* set = &lines_[base];
+        const CacheLine last = set[ways_ - 1];
+        for (unsigned k = ways_ - 1; k > 0; --k) set[k] = set[k - 1];
+        set[0] = last;
+        if constexpr (kTiming) {
+            LineTiming* timing = &timing_[base];
+            for (unsigned k = ways_ - 1; k > 0; --k) timing[k] = timing[k - 1];
+            timing[0] = LineTiming{0, 0};
         }
-        tag[0] = block;
-        slot[0] = s;
-        CacheLine& line = lines_[base + s];
-        if (keep_victim) *victim = line;
-        line = CacheLine{block, 0, 0, 0, 0};
-        return &line;
+        return set;
     }
 
     unsigned set_base(std::uint64_t block) const { return static_cast<unsigned>(block & (sets_ - 1)) * ways_; }
 
     unsigned sets_ = 1, ways_ = 1, line_bits_ = 6;
-    std::uint64_t tags_[MaxLines];   // per set, most recently used first
-    std::uint8_t slots_[MaxLines];   // per set, in the tags' order: which of the set's lines holds that block
-    CacheLine lines_[MaxLines];
+    CacheLine lines_[MaxLines];    // per set, most recently used first
+    LineTiming timing_[MaxLines];  // in the same order while the timing tier runs
 };
 
 }  // namespace netburst::emu

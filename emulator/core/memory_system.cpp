@@ -57,7 +57,8 @@ MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t block, CacheLine*
         if (line != nullptr) {
             // The other address space's line at this linear address: it keeps its place until its fill is done
             // and the load waiting for it has read it, then this miss replaces it.
-            start = max_tick(start, max_tick(line->ready, line->used));
+            const LineTiming& timing = l1_.timing(line);
+            start = max_tick(start, max_tick(timing.ready, timing.used));
         }
         for (unsigned i = 1; i < fill_buffers_; ++i)
             if (fill_free_[i] < fill_free_[fb]) fb = i;
@@ -66,16 +67,17 @@ MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t block, CacheLine*
     bool l2_miss = false;
     const Tick fill = read_l2(physical, start, false, &l2_miss, out);
     if constexpr (Sink::kTiming) fill_free_[fb] = fill;
-    if (line == nullptr) line = l1_.insert(block);
+    if (line == nullptr) line = l1_.insert<Sink::kTiming>(block);
     line->aux = asid;
-    line->ready = fill;
-    line->used = 0;
+    if constexpr (Sink::kTiming) l1_.timing(line) = LineTiming{fill, 0};
     return LoadResult{fill, true, l2_miss};
 }
 
 void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
     CacheLine* line = l1_.peek(linear >> l1_.line_bits());
-    if (line != nullptr && line->aux == asid && when > line->used) line->used = when;
+    if (line == nullptr || line->aux != asid) return;
+    LineTiming& timing = l1_.timing(line);
+    if (when > timing.used) timing.used = when;
 }
 
 template <class Sink>
@@ -85,13 +87,13 @@ __attribute__((always_inline)) inline Tick MemorySystem::read_l2(std::uint64_t p
     Tick slot = 0;
     if constexpr (Sink::kTiming) slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
     const std::uint64_t block = physical >> l2_.line_bits();
-    CacheLine* line = l2_.touch(block);
+    CacheLine* line = l2_.touch<Sink::kTiming>(block);
     if (line != nullptr) {
         *missed = false;
         out->event(to_cycle(slot), EventId::BsqCacheReference,
                    (line->state & dirty_bit(physical)) != 0 ? kRd2HitM : kRd2HitE);
         if (for_ownership) line->state |= dirty_bit(physical);
-        return Sink::kTiming ? max_tick(slot + l2_ticks_, line->ready) : 0;
+        return Sink::kTiming ? max_tick(slot + l2_ticks_, l2_.timing(line).ready) : 0;
     }
     *missed = true;
     ++stats_.l2_read_misses;
@@ -104,8 +106,8 @@ __attribute__((always_inline)) inline Tick MemorySystem::read_l2(std::uint64_t p
         data = bus_.read(slot + l2_ticks_, for_ownership, out, &adjacent);
     }
     CacheLine victim;
-    line = l2_.insert(block, &victim);
-    line->ready = data;
+    line = l2_.insert<Sink::kTiming>(block, &victim);
+    if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
     line->state = for_ownership ? dirty_bit(physical) : 0;
     if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
     return data;
@@ -114,20 +116,19 @@ __attribute__((always_inline)) inline Tick MemorySystem::read_l2(std::uint64_t p
 template <class Sink>
 Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownership, Sink* out) {
     const std::uint64_t block = physical >> l3_.line_bits();
-    CacheLine* line = l3_.touch(block);
+    CacheLine* line = l3_.touch<Sink::kTiming>(block);
     if (line != nullptr) {
         out->event(to_cycle(start), EventId::BsqCacheReference,
                    (line->state & dirty_bit(physical)) != 0 ? kRd3HitM : kRd3HitE);
-        return Sink::kTiming ? max_tick(start + l3_ticks_, line->ready) : 0;
+        return Sink::kTiming ? max_tick(start + l3_ticks_, l3_.timing(line).ready) : 0;
     }
     ++stats_.l3_read_misses;
     out->event(to_cycle(start), EventId::BsqCacheReference, kRd3Miss);
     Tick adjacent;
     const Tick data = bus_.read(start + l3_ticks_, for_ownership, out, &adjacent);
     CacheLine victim;
-    line = l3_.insert(block, &victim);
-    line->ready = data;
-    line->state = 0;
+    line = l3_.insert<Sink::kTiming>(block, &victim);
+    if constexpr (Sink::kTiming) l3_.timing(line).ready = data;
     if (victim.block != kInvalidBlock && victim.state != 0)
         bus_.write_back(start, dirty_sectors(victim.state), out);
     return data;
@@ -140,14 +141,14 @@ void MemorySystem::evict_l2(const CacheLine& victim, Tick when, Sink* out) {
         bus_.write_back(when, dirty_sectors(victim.state), out);
         return;
     }
-    CacheLine* line = l3_.touch(victim.block);
+    CacheLine* line = l3_.touch<Sink::kTiming>(victim.block);
     if (line != nullptr) {
         out->event(to_cycle(when), EventId::BsqCacheReference, kWr3Hit);
     } else {
         out->event(to_cycle(when), EventId::BsqCacheReference, kWr3Miss);
         CacheLine l3_victim;
-        line = l3_.insert(victim.block, &l3_victim);
-        line->ready = when;
+        line = l3_.insert<Sink::kTiming>(victim.block, &l3_victim);
+        if constexpr (Sink::kTiming) l3_.timing(line).ready = when;
         if (l3_victim.block != kInvalidBlock && l3_victim.state != 0)
             bus_.write_back(when, dirty_sectors(l3_victim.state), out);
     }
@@ -159,14 +160,11 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     ++stats_.store_commits;
     // L1: write-through. A hit refreshes the line's LRU position.
     const std::uint64_t l1_block = linear >> l1_.line_bits();
-    CacheLine* l1_line = l1_.touch(l1_block);
+    CacheLine* l1_line = l1_.touch<Sink::kTiming>(l1_block);
     if ((l1_line == nullptr || l1_line->aux != asid) && write_allocate_) {
-        if (l1_line == nullptr) {
-            CacheLine victim;
-            l1_line = l1_.insert(l1_block, &victim);
-        }
+        if (l1_line == nullptr) l1_line = l1_.insert<Sink::kTiming>(l1_block);
         l1_line->aux = asid;
-        l1_line->ready = when;
+        if constexpr (Sink::kTiming) l1_.timing(l1_line).ready = when;
     }
     // Consecutive stores to one 64-byte block are combined on their way to the L2 (the write-combining path
     // between the write-through L1 and the L2): only the first of a run looks the L2 up.
@@ -177,7 +175,7 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     Tick slot = 0;
     if constexpr (Sink::kTiming) slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
     const std::uint64_t block = physical >> l2_.line_bits();
-    CacheLine* line = l2_.touch(block);
+    CacheLine* line = l2_.touch<Sink::kTiming>(block);
     if (line != nullptr) {
         out->event(to_cycle(slot), EventId::BsqCacheReference, kWr2Hit);
         line->state |= dirty_bit(physical);
@@ -201,8 +199,8 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
         data = bus_.read(accept + l2_ticks_, true, out, &adjacent);
     }
     CacheLine victim;
-    line = l2_.insert(block, &victim);
-    line->ready = data;
+    line = l2_.insert<Sink::kTiming>(block, &victim);
+    if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
     line->state = dirty_bit(physical);
     if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
     if constexpr (Sink::kTiming) wcb_free_[w] = data;

@@ -46,8 +46,9 @@ public:
     LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick access, Sink* out) {
         ++stats_.l1_loads;
         const std::uint64_t block = linear >> l1_.line_bits();
-        CacheLine* line = l1_.touch(block);
-        if (line != nullptr && line->aux == asid) return LoadResult{line->ready, false, false};
+        CacheLine* line = l1_.touch<Sink::kTiming>(block);
+        if (line != nullptr && line->aux == asid)
+            return LoadResult{Sink::kTiming ? l1_.timing(line).ready : 0, false, false};
         return load_miss(block, line, physical, asid, access, out);
     }
     // The replayed load that missed on this line read it at `when`: until then an aliasing line of the other
@@ -63,6 +64,13 @@ public:
     Tick code_read(std::uint64_t physical, Tick when, Sink* out) {
         bool missed = false;
         return read_l2(physical, when, false, &missed, out);
+    }
+
+    // The timing tier resumes after the functional tier: every fill is complete (lru_cache.h).
+    void forget_timing() {
+        l1_.forget_timing();
+        l2_.forget_timing();
+        if (has_l3_) l3_.forget_timing();
     }
 
     // Forget port reservations before `tick` (time only moves forward).

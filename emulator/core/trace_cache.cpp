@@ -20,6 +20,7 @@ void TraceCache::flush() {
         l.insns = 0;
         l.slots = 0;
         l.next = -1;
+        for (std::uint16_t& low : l.pc_low) low = 0;
     }
     cursor_[0] = Cursor{};
     cursor_[1] = Cursor{};

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace netburst::emu {
 
@@ -54,6 +55,31 @@ public:
         if (c.pos >= l.insns || l.pc_low[c.pos] != static_cast<std::uint16_t>(tagged_pc)) return false;
         ++c.pos;
         return true;
+    }
+
+    // deliver_next() for the next instructions in turn (the low 16 bits of their addresses; readable four entries
+    // past n), as long as it succeeds: returns how many were delivered. Compares four addresses at a time.
+    unsigned deliver_run(unsigned thread, const std::uint16_t* pc_low, unsigned n) {
+        Cursor& c = cursor_[thread];
+        if (c.line < 0) return 0;
+        const Line& l = lines_[c.line];
+        const unsigned room = l.insns - c.pos;  // delivery never passes the end of the line
+        const unsigned limit = n < room ? n : room;
+        unsigned k = 0;
+        while (k < limit) {
+            std::uint64_t line_word, run_word;
+            std::memcpy(&line_word, l.pc_low + c.pos + k, sizeof line_word);
+            std::memcpy(&run_word, pc_low + k, sizeof run_word);
+            const std::uint64_t differ = line_word ^ run_word;
+            if (differ != 0) {
+                k += static_cast<unsigned>(__builtin_ctzll(differ)) / 16;
+                break;
+            }
+            k += 4;
+        }
+        if (k > limit) k = limit;
+        c.pos += k;
+        return k;
     }
 
     // The next commonest: delivery just left a line, and the instruction heads the line that followed that one last
@@ -104,7 +130,7 @@ private:
     struct Line {
         std::uint64_t tag;  // address of the first instruction; kEmpty when unused
         std::uint64_t stamp;
-        std::uint16_t pc_low[kLineSlots];
+        std::uint16_t pc_low[kLineSlots + 3];  // padded for deliver_run's four-at-a-time reads
         std::uint8_t insns;
         std::uint8_t slots;
         std::int16_t next;  // the line found right after delivery left this one last time (a hint), or -1

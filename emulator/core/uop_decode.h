@@ -54,8 +54,9 @@ struct UopSpec {
 // What the functional tier (Core::execute_functional) keeps with a plan, worked out on its first use so that an
 // execution only walks what can change the functional state:
 //  - the signature (functional_sink.h) of each spec's uops when they meet no replay cause, valid for the sink
-//    generation it names, and the last two signatures a spec's uops had with replay causes (a load that misses
-//    usually misses again, one of a few ways);
+//    generation it names, and for a spec that can meet replay causes (a memory access, the branch) the first of
+//    its block of signatures with causes (FunctionalSink::intern_caused): the signature of a uop that met some
+//    causes is then one addition away;
 //  - the uops whose signature cannot change (no memory operand, not the branch), merged by signature;
 //  - in program order, the loads and store addresses that access memory, the stores that commit, the branch uop.
 struct FunctionalPlan {
@@ -63,9 +64,7 @@ struct FunctionalPlan {
     static constexpr std::uint8_t kNone = 0xFF;
     std::uint64_t generation;           // FunctionalSink::generation() the indices belong to; 0: none yet
     std::uint16_t signature[kMaxSpecs];
-    // The two latest signatures with replay causes, per spec (key: causes | MOB mask << 16), the latest first.
-    std::uint32_t dynamic_key[kMaxSpecs][2];
-    std::uint16_t dynamic_signature[kMaxSpecs][2];
+    std::uint16_t caused_base[kMaxSpecs];  // access and branch specs only
     std::uint8_t kinds;                 // bit 0: a Load uop, bit 1: a Store uop (instr_retired TAG/NTAG)
     std::uint8_t num_fixed;
     std::uint16_t fixed_signature[kMaxSpecs];

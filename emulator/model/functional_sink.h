@@ -18,9 +18,11 @@
 // ever counted (model/coverage.h, timing_dependent()).
 //
 // The emulator hands the counts to the PMU at each MSR access (Pmu::absorb) and clears them. Signatures are kept:
-// the core's uop plans remember their signatures' indices.
+// the core's uop plans remember their signatures' indices. A uop that can meet replay causes gets a block of
+// signatures, one per set of causes, made together (intern_caused), so that the core finds the signature of a
+// missing load by an addition.
 //
-// Freestanding: fixed-size arrays, no allocation. About 70 KB.
+// Freestanding: fixed-size arrays, no allocation. About 250 KB.
 #pragma once
 
 #include <cstdint>
@@ -54,12 +56,14 @@ public:
     static constexpr unsigned kQualifiers = 4;
     // Enough for every signature the functional tier can produce, so the table never fills: 4 uop kinds x 10
     // execution events and mask bits a decomposition gives (none, x87_SIMD_moves_uop ALLP0/ALLP2, x87_FP_uop and
-    // the six SIMD uop events' ALL) x 32 sets of the replay causes it can meet (L1 and L2 misses, DTLB miss,
-    // split, mispredicted branch: MOB replays need the timing tier) x 2 mask values (split or not) = 2560.
+    // the six SIMD uop events' ALL) = 40 signatures without replay causes, and at most one block of
+    // kCausedBlock + 1 (intern_caused) for each: 1360.
     static constexpr unsigned kMaxSignatures = 4096;
     // No signature index: the table is full (not expected, see above; the emulator then runs the timing tier).
     static constexpr std::uint16_t kNoSignature = 0xFFFF;
-    static constexpr unsigned kSignatureReserve = 64;
+    // What signing one plan can add at most (8 specs, each with a signature and a block): the emulator leaves the
+    // functional tier before fewer remain (nearly_full()).
+    static constexpr unsigned kSignatureReserve = 8 * (1 + 32 + 1);
 
     // Everything, signatures included (their indices are handed out afresh).
     void reset() {
@@ -102,20 +106,40 @@ public:
 
     // The index of a signature, added if new; kNoSignature when the table is full.
     std::uint16_t intern(const UopSignature& s) {
-        const std::uint64_t key = s.key();
-        unsigned h = static_cast<unsigned>((key * 0x9E3779B97F4A7C15ull) >> 52) & (kSlots - 1);
-        for (;; h = (h + 1) & (kSlots - 1)) {
-            const std::uint16_t slot = slots_[h];
-            if (slot == 0) break;
-            if (keys_[slot - 1] == key) return static_cast<std::uint16_t>(slot - 1);
-        }
+        const std::uint16_t found = find(s.key());
+        if (found != kNoSignature) return found;
         if (num_signatures_ == kMaxSignatures) return kNoSignature;
-        const unsigned index = num_signatures_++;
-        signatures_[index] = s;
-        keys_[index] = key;
-        for (Counts& c : counts_) c.uops[index] = 0;
-        slots_[h] = static_cast<std::uint16_t>(index + 1);
-        return static_cast<std::uint16_t>(index);
+        return add(s, s.key());
+    }
+    // The replay causes the functional tier meets, as an index in a block (0-31): L1 and L2 load misses, DTLB
+    // miss and mispredicted branch in bits 0-3, split access in bit 4. MOB replays depend on timing and never
+    // occur here; a split is the only thing that sets a MOB mask bit (load_port_replay / store_port_replay
+    // SPLIT, bit 1), so the causes fix the mask.
+    static constexpr unsigned kCausedBlock = 32;
+    static unsigned caused_index(std::uint16_t causes) {
+        return (causes & 0xFu) | ((causes & kReplaySplit) ? 0x10u : 0u);
+    }
+    // The first of 32 consecutive signatures: `s` with each set of replay causes in caused_index() order (and
+    // the matching split mask bit), made on first use; kNoSignature when the table is full.
+    std::uint16_t intern_caused(const UopSignature& s) {
+        UopSignature block_key = s;
+        block_key.replay_causes = 0xFFFF;  // no real signature has every cause: a key of its own for the block
+        const std::uint64_t marker_key = block_key.key();
+        const std::uint16_t found = find(marker_key);
+        if (found != kNoSignature) return signatures_[found].mob_mask;  // the block's first index, kept here
+        if (num_signatures_ + kCausedBlock + 1 > kMaxSignatures) return kNoSignature;
+        const std::uint16_t base = static_cast<std::uint16_t>(num_signatures_);
+        for (unsigned c = 0; c < kCausedBlock; ++c) {
+            UopSignature v = s;
+            v.replay_causes = static_cast<std::uint16_t>((c & 0xFu) | ((c & 0x10u) ? static_cast<unsigned>(kReplaySplit) : 0u));
+            v.mob_mask = static_cast<std::uint16_t>((c & 0x10u) ? 2u : 0u);
+            add(v, v.key() | std::uint64_t{1} << 63);  // not found by intern(): the block owns them
+        }
+        // The block's marker: found by the key above, it keeps the block's first index; not a retired uop's
+        // signature, it never counts anything.
+        block_key.mob_mask = base;
+        add(block_key, marker_key);  // the key without the index, as find() looks for it
+        return base;
     }
     bool nearly_full() const { return num_signatures_ + kSignatureReserve > kMaxSignatures; }
     // Names this sink's current set of signature indices, unique among all sinks and resets: the core's plans keep
@@ -133,6 +157,26 @@ public:
 
 private:
     static constexpr unsigned kSlots = 2 * kMaxSignatures;
+    static unsigned slot_of(std::uint64_t key) {
+        return static_cast<unsigned>((key * 0x9E3779B97F4A7C15ull) >> 52) & (kSlots - 1);
+    }
+    std::uint16_t find(std::uint64_t key) const {
+        for (unsigned h = slot_of(key);; h = (h + 1) & (kSlots - 1)) {
+            const std::uint16_t slot = slots_[h];
+            if (slot == 0) return kNoSignature;
+            if (keys_[slot - 1] == key) return static_cast<std::uint16_t>(slot - 1);
+        }
+    }
+    std::uint16_t add(const UopSignature& s, std::uint64_t key) {
+        const unsigned index = num_signatures_++;
+        signatures_[index] = s;
+        keys_[index] = key;
+        for (Counts& c : counts_) c.uops[index] = 0;
+        unsigned h = slot_of(key);
+        while (slots_[h] != 0) h = (h + 1) & (kSlots - 1);
+        slots_[h] = static_cast<std::uint16_t>(index + 1);
+        return static_cast<std::uint16_t>(index);
+    }
     static_assert(kSlots <= 0xFFFF, "slots hold signature indices + 1 in 16 bits");
 
     // What one qualifier (logical processor x privilege) counted.

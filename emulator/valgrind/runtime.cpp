@@ -125,11 +125,42 @@ void ToolRuntime::flush_recording() {
 }
 
 void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
+    // The tier cannot change while a batch is consumed (only MSR accesses change it), so the commonest case, the
+    // functional tier without --record, gets a loop of its own.
+    if (emu_->timing() || record_)
+        consume_loop<false>(p, end);
+    else
+        consume_loop<true>(p, end);
+}
+
+namespace {
+// A guarded access that did not happen: the instruction has fewer operands (another shape).
+Instruction without_absent_accesses(const Instruction& insn, unsigned words) {
+    Instruction partial = insn;
+    unsigned n = 0;
+    for (unsigned k = 0; k < words; ++k)
+        if (insn.mem[k].address != NB_NO_ACCESS) partial.mem[n++] = insn.mem[k];
+    partial.num_mem = static_cast<std::uint8_t>(n);
+    return partial;
+}
+}  // namespace
+
+template <bool kQuietFunctional>
+void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end) {
     // The hot loop: locals for what stays put, and each instruction's dynamic fields written into its info's
     // template in place (the runtime owns the infos and runs one instruction at a time) instead of a copy.
     Emulator& emu = *emu_;
     const std::uint8_t lp = lp_;
     std::uint64_t executed = 0;
+    // One instruction with its plan, the fast way.
+    const auto run = [&](const Instruction& insn, const UopPlan& plan) __attribute__((always_inline)) {
+        if constexpr (kQuietFunctional) {
+            emu.execute_functional(insn, plan);
+        } else {
+            emu.execute(insn, plan);
+            if (record_) record(insn);
+        }
+    };
     while (p < end) {
         const std::uint64_t word = *p++;
         auto* info = reinterpret_cast<InsnInfo*>(word & ~std::uint64_t{7});
@@ -140,34 +171,59 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
         switch (info->fast) {
         case InsnInfo::Fast::Plain:
             ++executed;
-            emu.execute(insn, *info->plan);
-            if (record_) record(insn);
+            run(insn, *info->plan);
             continue;
         case InsnInfo::Fast::OneAccess:
             if (*p == NB_NO_ACCESS) break;  // the general way below
             insn.mem[0].address = *p++;
             ++executed;
-            emu.execute(insn, *info->plan);
-            if (record_) record(insn);
+            run(insn, *info->plan);
             continue;
-        case InsnInfo::Fast::Group:
-            // Instructions with nothing dynamic, one record for the run (nb_runtime.h).
-            for (unsigned k = 0; k < info->group; ++k) {
+        case InsnInfo::Fast::Group: {
+            // One record for a run (nb_runtime.h): the first instruction's address words, the last one's exit.
+            const unsigned n = info->group;
+            bool complete = true;
+            for (unsigned w = 0; w < info->mem_words; ++w) {
+                if (p[w] == NB_NO_ACCESS) complete = false;
+                insn.mem[w].address = p[w];
+            }
+            p += info->mem_words;
+            InsnInfo& last = info[n - 1];
+            if (last.branch_mode == NB_BR_EXIT_TAKEN || last.branch_mode == NB_BR_EXIT_NOT_TAKEN)
+                last.tmpl.taken = ((bits ^ (last.invert ? 1u : 0u)) & 1u) != 0;
+            executed += n;
+            if constexpr (kQuietFunctional) {
+                if (__builtin_expect(!info->group_looked_up, 0)) look_up_group(info);
+                if (__builtin_expect(complete, 1) && info->group_plan != nullptr) {
+                    // The members' templates as they are: the functional tier takes the logical processor from
+                    // the run (an Instruction's `thread` is read on entry only).
+                    emu.execute_group_functional(
+                        lp, insn.cpl, *info->group_plan,
+                        [info](unsigned k) -> const Instruction& { return info[k].tmpl; });
+                    continue;
+                }
+            }
+            // One by one.
+            if (!complete)
+                execute(without_absent_accesses(insn, info->mem_words));
+            else if (info->plan != nullptr)
+                run(insn, *info->plan);
+            else
+                execute(insn);
+            for (unsigned k = 1; k < n; ++k) {
                 Instruction& member = info[k].tmpl;
                 member.thread = lp;
                 if (info[k].plan != nullptr)
-                    emu.execute(member, *info[k].plan);
+                    run(member, *info[k].plan);
                 else
                     execute(member);
-                if (record_) record(member);
             }
-            executed += info->group;
             continue;
+        }
         case InsnInfo::Fast::ExitBranch:
             insn.taken = ((bits ^ (info->invert ? 1u : 0u)) & 1u) != 0;
             ++executed;
-            emu.execute(insn, *info->plan);
-            if (record_) record(insn);
+            run(insn, *info->plan);
             continue;
         case InsnInfo::Fast::None: break;
         }
@@ -188,12 +244,7 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
         if (info->branch_mode == NB_BR_EXIT_TAKEN) insn.taken = (bits & 1) != 0;
         else if (info->branch_mode == NB_BR_EXIT_NOT_TAKEN) insn.taken = (bits & 1) == 0;
         if (!complete) {
-            // A guarded access that did not happen: the instruction has fewer operands (another shape).
-            Instruction partial = insn;
-            unsigned n = 0;
-            for (unsigned k = 0; k < info->mem_words; ++k)
-                if (insn.mem[k].address != NB_NO_ACCESS) partial.mem[n++] = insn.mem[k];
-            partial.num_mem = static_cast<std::uint8_t>(n);
+            const Instruction partial = without_absent_accesses(insn, info->mem_words);
             if (info->rep_mode != NB_REP_NONE) {
                 execute_rep(*info, bits, partial);
                 continue;
@@ -213,6 +264,20 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
         if (info->syscall) run_kernel_path(insn.pc + insn.length);
     }
     count_ += executed;
+}
+
+// A run of instructions recorded together executes as one unit in the functional tier when its members' plans
+// allow (Emulator::stable_group).
+void ToolRuntime::look_up_group(InsnInfo* head) {
+    head->group_looked_up = true;
+    const UopPlan* plans[GroupPlan::kMaxMembers];
+    std::uint64_t pcs[GroupPlan::kMaxMembers];
+    if (head->group > GroupPlan::kMaxMembers) return;
+    for (unsigned k = 0; k < head->group; ++k) {
+        plans[k] = head[k].plan;
+        pcs[k] = head[k].tmpl.pc;
+    }
+    head->group_plan = emu_->stable_group(plans, pcs, head->group);
 }
 
 // VEX runs a rep-prefixed string instruction one iteration per block execution, and once more with rCX zero to

@@ -40,6 +40,10 @@ struct alignas(8) InsnInfo {
     std::uint8_t group = 1;
     // The uop plan of tmpl's shape (every recorded access present), worked out once: Emulator::stable_plan.
     const UopPlan* plan = nullptr;
+    // Fast::Group: the run's group plan (Emulator::stable_group), looked for at its first execution in the
+    // functional tier; nullptr when it has none.
+    const GroupPlan* group_plan = nullptr;
+    bool group_looked_up = false;
 };
 
 struct ThreadContext {
@@ -58,6 +62,8 @@ public:
     const char* load_program(const char* text, std::size_t length);
 
     void consume(const std::uint64_t* p, const std::uint64_t* end);
+    template <bool kQuietFunctional>
+    void consume_loop(const std::uint64_t* p, const std::uint64_t* end);
     const UopPlan* stable_plan(const Instruction& insn) { return emu_->stable_plan(insn); }
 
     void thread_created(unsigned tid);
@@ -80,6 +86,7 @@ private:
     void execute(const Instruction& insn);
     void record(const Instruction& insn);
     void execute_rep(const InsnInfo& info, unsigned bits, const Instruction& insn);
+    void look_up_group(InsnInfo* head);
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
     void install(unsigned tid);

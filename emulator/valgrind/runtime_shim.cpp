@@ -74,6 +74,7 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     // The uop plan depends only on the shape, which is static unless a string's count or a guarded access varies
     // (a string has no plan here; a guarded access that did not happen makes another shape, see consume()).
     info.plan = info.rep_mode == NB_REP_NONE ? g_runtime->stable_plan(t) : nullptr;
+    info.invert = info.branch_mode == NB_BR_EXIT_NOT_TAKEN;
     using Fast = InsnInfo::Fast;
     const bool plain_rest = !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall && info.plan;
     const bool static_outcome = info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
@@ -87,7 +88,6 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     } else if (plain_rest && info.mem_words == 0 &&
                (info.branch_mode == NB_BR_EXIT_TAKEN || info.branch_mode == NB_BR_EXIT_NOT_TAKEN)) {
         info.fast = Fast::ExitBranch;
-        info.invert = info.branch_mode == NB_BR_EXIT_NOT_TAKEN;
     }
     return reinterpret_cast<uint64_t>(&info);
 }

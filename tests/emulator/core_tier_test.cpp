@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <vector>
 
 #include "emulator/core/core.h"
 #include "emulator/model/coverage.h"
@@ -94,12 +95,44 @@ Counts timing_tier(const CorpusTrace& trace) {
     return c;
 }
 
-Counts functional_tier(const CorpusTrace& trace, Counts* timing_pairs_seen) {
+// Runs the trace in the functional tier one instruction at a time, or (`groups`) in runs of up to
+// GroupPlan::kMaxMembers taken as group plans (group_plan.h), the way the Valgrind tool takes its group records
+// (more generally: any member may access memory or branch); *grouped counts the instructions that ran in a group.
+Counts functional_tier(const CorpusTrace& trace, Counts* timing_pairs_seen, bool groups = false,
+                       std::uint64_t* grouped = nullptr) {
     std::unique_ptr<Core> core(new Core);
     core->reset(make_core_config(trace.model, trace.hyper_threading, trace.with_l3));
     std::unique_ptr<FunctionalSink> sink(new FunctionalSink);
     sink->reset();
-    for (const Instruction& insn : trace.insns) core->execute_functional(insn, sink.get());
+    const std::vector<Instruction>& insns = trace.insns;
+    for (std::size_t i = 0; i < insns.size();) {
+        if (groups) {
+            // The longest run from here of instructions of one logical processor and privilege level with stable
+            // plans.
+            const UopPlan* plans[GroupPlan::kMaxMembers];
+            std::uint64_t pcs[GroupPlan::kMaxMembers];
+            unsigned n = 0;
+            while (n < GroupPlan::kMaxMembers && i + n < insns.size()) {
+                const Instruction& m = insns[i + n];
+                if (m.thread != insns[i].thread || m.cpl != insns[i].cpl) break;
+                const UopPlan* plan = core->stable_plan(m);
+                if (plan == nullptr) break;
+                core->prepare_functional(*plan, m, sink.get());
+                plans[n] = plan;
+                pcs[n++] = m.pc;
+            }
+            const GroupPlan* g = n >= 2 ? core->stable_group(plans, pcs, n, sink.get()) : nullptr;
+            if (g != nullptr) {
+                core->execute_group_functional(
+                    insns[i].thread, insns[i].cpl, *g,
+                    [&insns, i](unsigned k) -> const Instruction& { return insns[i + k]; }, sink.get());
+                *grouped += n;
+                i += n;
+                continue;
+            }
+        }
+        core->execute_functional(insns[i++], sink.get());
+    }
     core->flush_functional(sink.get());
     Counts c;
     for (unsigned q = 0; q < FunctionalSink::kQualifiers; ++q) {
@@ -168,6 +201,25 @@ TEST(CoreTier, FunctionalCountsAreTheTimingTiersOnTheCorpus) {
     }
 }
 
+// Runs taken as one unit (group plans) count exactly what their instructions count one by one.
+TEST(CoreTier, GroupedRunsCountWhatTheirInstructionsCount) {
+    std::uint64_t grouped = 0;
+    for (const CorpusTrace& trace : tier_corpus()) {
+        SCOPED_TRACE(trace.name);
+        Counts ignored;
+        const Counts single = functional_tier(trace, &ignored);
+        const Counts groups = functional_tier(trace, &ignored, true, &grouped);
+        EXPECT_EQ(groups.events, single.events);
+        EXPECT_EQ(groups.uops, single.uops);
+        EXPECT_EQ(groups.instructions, single.instructions);
+        for (unsigned t = 0; t < 2; ++t) {
+            EXPECT_EQ(groups.core_instructions[t], single.core_instructions[t]);
+            EXPECT_EQ(groups.core_uops[t], single.core_uops[t]);
+        }
+    }
+    EXPECT_GT(grouped, 1000u);  // the corpus has such runs
+}
+
 // The corpus reaches what it is meant to: every functional event the core emits shows up somewhere, so that the
 // comparison above covers them.
 TEST(CoreTier, TheCorpusExercisesEveryFunctionalEvent) {
@@ -211,6 +263,25 @@ TEST(CoreTier, TheCorpusExercisesEveryFunctionalEvent) {
     for (unsigned bit : {1u, 4u}) expect_seen(EventId::RetiredMispredBranchType, bit);
     expect_seen(EventId::TcMisc, 4);
     expect_seen(EventId::MachineClear, 6);
+}
+
+// A uop signature's block of signatures with replay causes is made once: signing more plans with the same uops
+// reuses it, so the table stays within the bound functional_sink.h states however many plans are signed.
+TEST(CoreTier, CausedSignatureBlocksAreMadeOnce) {
+    std::unique_ptr<FunctionalSink> sink(new FunctionalSink);
+    sink->reset();
+    UopSignature load;
+    load.kind = UopKind::Load;
+    const std::uint16_t base = sink->intern_caused(load);
+    ASSERT_NE(base, FunctionalSink::kNoSignature);
+    const unsigned made = sink->num_signatures();
+    for (unsigned i = 0; i < 1000; ++i) EXPECT_EQ(sink->intern_caused(load), base);
+    EXPECT_EQ(sink->num_signatures(), made);
+    // The block is in caused_index() order, each with the split MOB bit its causes imply.
+    const UopSignature& split_miss = sink->signature(base + FunctionalSink::caused_index(kReplaySplit | 1u));
+    EXPECT_EQ(split_miss.replay_causes, kReplaySplit | 1u);
+    EXPECT_EQ(split_miss.mob_mask, 2u);
+    EXPECT_EQ(sink->signature(base).replay_causes, 0u);
 }
 
 }  // namespace

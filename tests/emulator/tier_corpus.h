@@ -219,6 +219,16 @@ inline void microcode_kernel(CorpusBuilder& b, unsigned rounds, std::uint64_t co
         b.op(pc, InsnClass::IntAlu, reg_gpr(1), reg_gpr(1) | kRegFlags);
         b.branch(pc + 3, InsnClass::CondBranch, code, i + 1 != rounds);
     }
+    // A store in the middle of a trace line, with instructions after it in the line, that now and then writes
+    // into the loop's own code.
+    const std::uint64_t loop = code + 0x400;
+    for (unsigned i = 0; i < rounds; ++i) {
+        b.op(loop, InsnClass::IntAlu, reg_gpr(1), reg_gpr(1) | kRegFlags);
+        b.mem(loop + 3, InsnClass::IntAlu, i % 8 == 7 ? loop + 0x20 : data + 0x4000 + i * 8, 1, true, reg_gpr(3));
+        b.op(loop + 7, InsnClass::IntAlu, reg_gpr(2), reg_gpr(2) | kRegFlags);
+        b.op(loop + 10, InsnClass::IntAlu, reg_gpr(4), reg_gpr(4) | kRegFlags);
+        b.branch(loop + 13, InsnClass::CondBranch, loop, i + 1 != rounds);
+    }
 }
 
 // Loads and stores crossing 64-byte lines, 16-byte SSE accesses, and a store into code the trace cache holds
@@ -241,6 +251,16 @@ inline void split_and_smc_kernel(CorpusBuilder& b, unsigned rounds, std::uint64_
         pc += 4;
         b.op(pc, InsnClass::IntAlu, reg_gpr(1), reg_gpr(1) | kRegFlags);
         b.branch(pc + 3, InsnClass::CondBranch, code, i + 1 != rounds);
+    }
+    // A store in the middle of a trace line, with instructions after it in the line, that now and then writes
+    // into the loop's own code.
+    const std::uint64_t loop = code + 0x400;
+    for (unsigned i = 0; i < rounds; ++i) {
+        b.op(loop, InsnClass::IntAlu, reg_gpr(1), reg_gpr(1) | kRegFlags);
+        b.mem(loop + 3, InsnClass::IntAlu, i % 8 == 7 ? loop + 0x20 : data + 0x4000 + i * 8, 1, true, reg_gpr(3));
+        b.op(loop + 7, InsnClass::IntAlu, reg_gpr(2), reg_gpr(2) | kRegFlags);
+        b.op(loop + 10, InsnClass::IntAlu, reg_gpr(4), reg_gpr(4) | kRegFlags);
+        b.branch(loop + 13, InsnClass::CondBranch, loop, i + 1 != rounds);
     }
 }
 
