@@ -9,6 +9,7 @@ void BranchPredictor::reset(unsigned entries, unsigned ways, unsigned rsb_entrie
     ways_ = ways;
     sets_ = entries / ways;
     if (sets_ == 0) sets_ = 1;
+    set_mask_ = sets_ - 1;
     rsb_size_ = rsb_entries > kMaxRsb ? kMaxRsb : rsb_entries;
     clock_ = 0;
     for (Entry& e : entries_) e = Entry{kEmpty, 0, 0};
@@ -22,7 +23,7 @@ void BranchPredictor::reset(unsigned entries, unsigned ways, unsigned rsb_entrie
 }
 
 BranchPredictor::Entry* BranchPredictor::allocate(std::uint64_t tagged_pc) {
-    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & (sets_ - 1)) * ways_];
+    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & set_mask_) * ways_];
     Entry* victim = &set[0];
     for (unsigned w = 1; w < ways_; ++w)
         if (set[w].stamp < victim->stamp) victim = &set[w];

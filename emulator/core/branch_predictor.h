@@ -77,7 +77,7 @@ private:
     }
     Prediction other(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc);
     Entry* lookup(std::uint64_t tagged_pc) {
-        Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & (sets_ - 1)) * ways_];
+        Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & set_mask_) * ways_];
         for (unsigned w = 0; w < ways_; ++w) {
             if (set[w].tag == tagged_pc) {
                 set[w].stamp = ++clock_;
@@ -95,6 +95,7 @@ private:
     bool pop_return(unsigned thread, std::uint64_t* address);
 
     unsigned sets_ = 1024, ways_ = 4, rsb_size_ = 16;
+    std::uint64_t set_mask_ = 1023;  // sets_ - 1
     std::uint64_t clock_ = 0;
     Entry entries_[kMaxEntries];
     std::uint8_t pht_[1u << kPhtBits];  // 0-1 predict not taken, 2-3 taken

@@ -276,7 +276,14 @@ private:
                       Cycle retire, Sink* sink);
     // The retirement events of a branch.
     template <class Sink>
-    void branch_events(const Instruction& insn, bool mispredicted, Cycle when, Sink* sink);
+    __attribute__((always_inline)) void branch_events(const Instruction& insn, bool mispredicted, Cycle when,
+                                                      Sink* sink) {
+        branch_events(insn.cls, insn.taken, mispredicted, when, sink, 1);
+    }
+    // The same for `n` branches of class `cls` (`taken`: a conditional branch's direction) with that outcome.
+    template <class Sink>
+    __attribute__((always_inline)) void branch_events(InsnClass cls, bool taken, bool mispredicted, Cycle when,
+                                                      Sink* sink, std::uint64_t n);
 
     // core_functional.cpp
     void functional_fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);

@@ -73,6 +73,9 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
     }
     f.deferred = stable_plans_.holds(plan);
     for (std::uint64_t& n : f.pending) n = 0;
+    for (auto& q : f.branch_outcomes)
+        for (std::uint64_t& n : q) n = 0;
+    f.cls = insn.cls;
     f.generation = sink->generation();
 }
 
@@ -119,6 +122,19 @@ void Core::flush_functional(FunctionalSink* sink) {
             // The qualifier's logical processor and privilege level (any CPL other than 0 counts as user).
             retire_functional(threads_[q >> 1], q >> 1, (q & 1u) ? 0 : 3, plan, f.pending[q], sink);
             f.pending[q] = 0;
+            if (f.work != FunctionalPlan::Work::Branch) continue;
+            // The branch's outcomes (functional_branch): its uop and its retirement events.
+            Thread& th = threads_[q >> 1];
+            for (unsigned o = 0; o < 4; ++o) {
+                const std::uint64_t n = f.branch_outcomes[q][o];
+                if (n == 0) continue;
+                const bool taken = (o & 2u) != 0, mispredicted = (o & 1u) != 0;
+                sink->retire_uops(caused_signature(f, f.branch_spec, mispredicted ? kReplayMispredBranch : 0), n);
+                branch_events(f.cls, taken, mispredicted, 0, sink, n);
+                th.detail.branches += n;
+                if (mispredicted) th.detail.mispredicts += n;
+                f.branch_outcomes[q][o] = 0;
+            }
         }
     }
     functional_who_ = kNobody;  // the sink's selection changed

@@ -62,15 +62,39 @@ __attribute__((always_inline)) inline void Core::execute_group_functional(unsign
         g.generation = sink->generation();
     }
     ++g.pending[functional_q_];
-    // In program order (group_plan.h): the members the line being delivered holds, then their work. (Locals:
-    // the work writes through pointers the compiler cannot tell from the plan's.)
+    // (Locals: the work writes through pointers the compiler cannot tell from the plan's.)
     const unsigned size = g.size;
     const std::uint32_t working = g.working;
+    if (tc_.replay(t, g.memo)) {
+        // Delivered in one step, as last time from here (group_plan.h), then the members' work in order.
+        const unsigned n = g.num_working;
+        for (unsigned i = 0; i < n; ++i) {
+            const unsigned m = g.work_member[i];
+            const UopPlan& plan = *g.plans[m];
+            switch (static_cast<FunctionalPlan::Work>(g.work_kind[i])) {
+            case FunctionalPlan::Work::Load: functional_load(t, members(m), plan, sink); break;
+            case FunctionalPlan::Work::Branch: functional_branch(threads_[t], t, members(m), plan, sink); break;
+            default: functional_uops(threads_[t], t, members(m), plan, sink); break;
+            }
+        }
+        return;
+    }
+    // In program order (group_plan.h): the members the line being delivered holds, then their work. Recorded for
+    // replay when every member is delivered from the trace cache and only the last one's work may change it.
+    const bool memo = g.run_end[0] == size;
+    const std::uint64_t epoch = tc_.epoch();
+    if (memo) tc_.begin_memo(t, &g.memo);
+    bool hits = true;
     for (unsigned k = 0; k < size;) {
         unsigned end = k + tc_.deliver_run(t, g.pc_low + k, g.run_end[k] - k);
         if (end == k) {
             const Instruction& insn = members(k);
-            if (!tc_.deliver_head(t, tag_pc(insn.pc, t))) functional_fetch(threads_[t], t, insn, *g.plans[k], sink);
+            if (tc_.deliver_head(t, tag_pc(insn.pc, t))) {
+                if (memo) tc_.note_head(t, &g.memo);
+            } else {
+                functional_fetch(threads_[t], t, insn, *g.plans[k], sink);
+                hits = false;
+            }
             end = k + 1;
         }
         for (std::uint32_t bits = working & ((1u << end) - (1u << k)); bits != 0; bits &= bits - 1) {
@@ -79,6 +103,7 @@ __attribute__((always_inline)) inline void Core::execute_group_functional(unsign
         }
         k = end;
     }
+    if (memo && hits) tc_.end_memo(t, epoch, &g.memo);
 }
 
 // After delivery: the work of a plan with one load and nothing else that can change.
@@ -93,8 +118,13 @@ __attribute__((always_inline)) inline void Core::functional_load(unsigned t, con
 // After delivery: a branch without memory operands.
 __attribute__((always_inline)) inline void Core::functional_branch(Thread& th, unsigned t, const Instruction& insn,
                                                                     const UopPlan& plan, FunctionalSink* sink) {
-    const FunctionalPlan& f = plan.functional;
+    FunctionalPlan& f = plan.functional;
     const bool mispredicted = bp_.predict_and_update(t, insn, tag_pc(insn.pc, t)).mispredicted;
+    if (__builtin_expect(f.deferred, 1)) {
+        // Retired with the plan's executions (flush_functional).
+        ++f.branch_outcomes[functional_q_][(insn.taken ? 2u : 0u) | (mispredicted ? 1u : 0u)];
+        return;
+    }
     ++th.detail.branches;
     if (__builtin_expect(mispredicted, 0)) ++th.detail.mispredicts;
     sink->retire_uops(caused_signature(f, f.branch_spec, mispredicted ? kReplayMispredBranch : 0), 1);

@@ -130,15 +130,16 @@ void Core::commit_store(Thread& th, unsigned t, unsigned sb_index, const MemOper
 }
 
 template <class Sink>
-void Core::branch_events(const Instruction& insn, bool mispredicted, Cycle when, Sink* sink) {
-    const bool taken = insn.cls != InsnClass::CondBranch || insn.taken;
-    sink->event(when, EventId::BranchRetired, taken ? (mispredicted ? core_memory::kMmtm : core_memory::kMmtp) : (mispredicted ? core_memory::kMmnm : core_memory::kMmnp));
-    for (unsigned bits = core_memory::branch_type_bits(insn.cls, false); bits != 0; bits &= bits - 1)
-        sink->event(when, EventId::RetiredBranchType, static_cast<unsigned>(__builtin_ctz(bits)));
+__attribute__((always_inline)) inline void Core::branch_events(InsnClass cls, bool taken_flag, bool mispredicted,
+                                                               Cycle when, Sink* sink, std::uint64_t n) {
+    const bool taken = cls != InsnClass::CondBranch || taken_flag;
+    sink->event(when, EventId::BranchRetired, taken ? (mispredicted ? core_memory::kMmtm : core_memory::kMmtp) : (mispredicted ? core_memory::kMmnm : core_memory::kMmnp), n);
+    for (unsigned bits = core_memory::branch_type_bits(cls, false); bits != 0; bits &= bits - 1)
+        sink->event(when, EventId::RetiredBranchType, static_cast<unsigned>(__builtin_ctz(bits)), n);
     if (!mispredicted) return;
-    sink->event(when, EventId::MispredBranchRetired, 0);
-    for (unsigned bits = core_memory::branch_type_bits(insn.cls, true); bits != 0; bits &= bits - 1)
-        sink->event(when, EventId::RetiredMispredBranchType, static_cast<unsigned>(__builtin_ctz(bits)));
+    sink->event(when, EventId::MispredBranchRetired, 0, n);
+    for (unsigned bits = core_memory::branch_type_bits(cls, true); bits != 0; bits &= bits - 1)
+        sink->event(when, EventId::RetiredMispredBranchType, static_cast<unsigned>(__builtin_ctz(bits)), n);
 }
 
 }  // namespace netburst::emu

@@ -12,12 +12,19 @@
 // cache (Work::General: a store may hit code) is delivered and does its work before anything after it is
 // delivered.
 //
+// When delivery of the whole run came from the trace cache and nothing before the last member can change the
+// trace cache, what it did is kept (TraceCache::RunMemo): the next time the run starts from the same place in the
+// same trace-cache epoch it is delivered again in one step, then the members do their work in order. Delivery
+// only moves the cursor and the lines' LRU order, which the members' work does not read, so doing all delivery
+// first is the same as interleaving it.
+//
 // Every member needs a stable plan (PlanStore). Group plans stay valid until Core::reset(). Freestanding:
 // fixed-size arrays.
 #pragma once
 
 #include <cstdint>
 
+#include "emulator/core/trace_cache.h"
 #include "emulator/core/uop_decode.h"
 
 namespace netburst::emu {
@@ -33,10 +40,16 @@ struct GroupPlan {
     // delivery may run ahead of the work from each member: to the first member with Work::General, included.
     std::uint32_t working;
     std::uint8_t run_end[kMaxMembers];
+    // The same members in order with their work (FunctionalPlan::Work as a byte), for replay.
+    unsigned num_working;
+    std::uint8_t work_member[kMaxMembers];
+    std::uint8_t work_kind[kMaxMembers];
     // Executions not yet added to the members' plans, per qualifier (FunctionalSink), and the sink generation
     // they count for (the members' plans were prepared for it).
     mutable std::uint64_t pending[4];
     mutable std::uint64_t generation;
+    // The run's delivery the last time it was recorded (see above).
+    mutable TraceCache::RunMemo memo;
 };
 
 class GroupStore {
@@ -60,13 +73,18 @@ public:
         GroupPlan& g = groups_[count_];
         g.size = size;
         g.working = 0;
+        g.num_working = 0;
         for (std::uint16_t& low : g.pc_low) low = 0;
         for (unsigned k = 0; k < size; ++k) {
             g.plans[k] = plans[k];
             g.pc[k] = pcs[k];
             g.pc_low[k] = static_cast<std::uint16_t>(pcs[k]);
-            if (plans[k]->functional.work != FunctionalPlan::Work::None)
+            const FunctionalPlan::Work work = plans[k]->functional.work;
+            if (work != FunctionalPlan::Work::None) {
                 g.working |= 1u << k;
+                g.work_member[g.num_working] = static_cast<std::uint8_t>(k);
+                g.work_kind[g.num_working++] = static_cast<std::uint8_t>(work);
+            }
         }
         for (unsigned k = size; k-- > 0;) {
             const bool barrier = plans[k]->functional.work == FunctionalPlan::Work::General || k + 1 == size;
@@ -74,6 +92,7 @@ public:
         }
         for (std::uint64_t& n : g.pending) n = 0;
         g.generation = 0;
+        g.memo = TraceCache::RunMemo{};
         slots_[h] = static_cast<std::uint16_t>(count_ + 1);
         return &groups_[count_++];
     }

@@ -37,9 +37,34 @@ struct LineTiming {
 
 constexpr std::uint64_t kInvalidBlock = ~std::uint64_t{0};
 
+// a[w] = a[w - 1], ..., a[1] = a[0] (w < 16): a jump and w copies. A loop here becomes a call to memmove, which
+// costs more than the few lines it moves.
+template <class T>
+__attribute__((always_inline)) inline void shift_down(T* a, unsigned w) {
+    switch (w) {
+    case 15: a[15] = a[14]; [[fallthrough]];
+    case 14: a[14] = a[13]; [[fallthrough]];
+    case 13: a[13] = a[12]; [[fallthrough]];
+    case 12: a[12] = a[11]; [[fallthrough]];
+    case 11: a[11] = a[10]; [[fallthrough]];
+    case 10: a[10] = a[9]; [[fallthrough]];
+    case 9: a[9] = a[8]; [[fallthrough]];
+    case 8: a[8] = a[7]; [[fallthrough]];
+    case 7: a[7] = a[6]; [[fallthrough]];
+    case 6: a[6] = a[5]; [[fallthrough]];
+    case 5: a[5] = a[4]; [[fallthrough]];
+    case 4: a[4] = a[3]; [[fallthrough]];
+    case 3: a[3] = a[2]; [[fallthrough]];
+    case 2: a[2] = a[1]; [[fallthrough]];
+    case 1: a[1] = a[0]; [[fallthrough]];
+    default: break;
+    }
+}
+
 template <unsigned MaxLines, unsigned MaxWays>
 class LruCache {
 public:
+    static_assert(MaxWays <= 16, "shift_down moves at most 15 lines");
     // `size` and `line` in bytes, powers of two; ways <= MaxWays.
     void reset(unsigned size, unsigned ways, unsigned line) {
         ways_ = ways;
@@ -48,6 +73,7 @@ public:
         sets_ = size / line / ways;
         if (sets_ == 0) sets_ = 1;
         if (sets_ * ways_ > MaxLines) sets_ = MaxLines / ways_;
+        set_mask_ = sets_ - 1;
         invalidate_all();
     }
 
@@ -59,25 +85,23 @@ public:
     // Looks the block up; on a hit makes it most recently used and returns its line. kTiming: the timing tier
     // (see above).
     template <bool kTiming = true>
-    CacheLine* touch(std::uint64_t block) {
+    __attribute__((always_inline)) CacheLine* touch(std::uint64_t block) {
         const unsigned base = set_base(block);
         CacheLine* set = &lines_[base];
         if (set[0].block == block) return set;
-        for (unsigned w = 1; w < ways_; ++w) {
-            if (set[w].block == block) {
-                const CacheLine hit = set[w];
-                for (unsigned k = w; k > 0; --k) set[k] = set[k - 1];
-                set[0] = hit;
-                if constexpr (kTiming) {
-                    LineTiming* timing = &timing_[base];
-                    const LineTiming t = timing[w];
-                    for (unsigned k = w; k > 0; --k) timing[k] = timing[k - 1];
-                    timing[0] = t;
-                }
-                return set;
-            }
+        unsigned w = 1;
+        while (w < ways_ && set[w].block != block) ++w;
+        if (w >= ways_) return nullptr;
+        const CacheLine hit = set[w];
+        shift_down(set, w);
+        set[0] = hit;
+        if constexpr (kTiming) {
+            LineTiming* timing = &timing_[base];
+            const LineTiming t = timing[w];
+            shift_down(timing, w);
+            timing[0] = t;
         }
-        return nullptr;
+        return set;
     }
 
     // Looks the block up without changing the replacement order.
@@ -125,19 +149,20 @@ private:
         const unsigned base = set_base(block);
         CacheLine* set = &lines_[base];
         const CacheLine last = set[ways_ - 1];
-        for (unsigned k = ways_ - 1; k > 0; --k) set[k] = set[k - 1];
+        shift_down(set, ways_ - 1);
         set[0] = last;
         if constexpr (kTiming) {
             LineTiming* timing = &timing_[base];
-            for (unsigned k = ways_ - 1; k > 0; --k) timing[k] = timing[k - 1];
+            shift_down(timing, ways_ - 1);
             timing[0] = LineTiming{0, 0};
         }
         return set;
     }
 
-    unsigned set_base(std::uint64_t block) const { return static_cast<unsigned>(block & (sets_ - 1)) * ways_; }
+    unsigned set_base(std::uint64_t block) const { return static_cast<unsigned>(block & set_mask_) * ways_; }
 
     unsigned sets_ = 1, ways_ = 1, line_bits_ = 6;
+    std::uint64_t set_mask_ = 0;  // sets_ - 1
     CacheLine lines_[MaxLines];    // per set, most recently used first
     LineTiming timing_[MaxLines];  // in the same order while the timing tier runs
 };

@@ -2,14 +2,9 @@
 
 namespace netburst::emu {
 
+using namespace memory_system_detail;
+
 namespace {
-// BSQ_cache_reference mask bits.
-constexpr unsigned kRd2HitE = 1, kRd2HitM = 2, kRd3HitE = 4, kRd3HitM = 5, kWr2Hit = 6, kWr3Hit = 7;
-constexpr unsigned kRd2Miss = 8, kRd3Miss = 9, kWr2Miss = 10, kWr3Miss = 11;
-
-// L2/L3 line state: dirty bit per 64-byte sector.
-constexpr std::uint32_t dirty_bit(std::uint64_t physical) { return 1u << ((physical >> 6) & 1); }
-
 unsigned clamp_count(unsigned n, unsigned max) { return n == 0 ? 1 : (n > max ? max : n); }
 
 // Dirty sectors of a line (two state bits). Written out to avoid the libgcc popcount helper in the Valgrind tool.
@@ -44,35 +39,6 @@ bool MemorySystem::l1_holds(std::uint64_t linear, unsigned asid) {
     return line != nullptr && line->aux == asid;
 }
 
-template <class Sink>
-MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t block, CacheLine* line, std::uint64_t physical,
-                                                 unsigned asid, Tick access, Sink* out) {
-    ++stats_.l1_load_misses;
-    if (line != nullptr) ++stats_.alias_conflicts;
-    Tick start = 0;
-    unsigned fb = 0;
-    if constexpr (Sink::kTiming) {
-        // The miss is known after the tag check.
-        start = access + l1_ticks_;
-        if (line != nullptr) {
-            // The other address space's line at this linear address: it keeps its place until its fill is done
-            // and the load waiting for it has read it, then this miss replaces it.
-            const LineTiming& timing = l1_.timing(line);
-            start = max_tick(start, max_tick(timing.ready, timing.used));
-        }
-        for (unsigned i = 1; i < fill_buffers_; ++i)
-            if (fill_free_[i] < fill_free_[fb]) fb = i;
-        start = max_tick(start, fill_free_[fb]);
-    }
-    bool l2_miss = false;
-    const Tick fill = read_l2(physical, start, false, &l2_miss, out);
-    if constexpr (Sink::kTiming) fill_free_[fb] = fill;
-    if (line == nullptr) line = l1_.insert<Sink::kTiming>(block);
-    line->aux = asid;
-    if constexpr (Sink::kTiming) l1_.timing(line) = LineTiming{fill, 0};
-    return LoadResult{fill, true, l2_miss};
-}
-
 void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
     CacheLine* line = l1_.peek(linear >> l1_.line_bits());
     if (line == nullptr || line->aux != asid) return;
@@ -80,22 +46,10 @@ void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
     if (when > timing.used) timing.used = when;
 }
 
+// read_l2() when the L2 misses (slot: the L2 port cycle the read got; block: the L2 block).
 template <class Sink>
-__attribute__((always_inline)) inline Tick MemorySystem::read_l2(std::uint64_t physical, Tick start,
-                                                                bool for_ownership, bool* missed, Sink* out) {
-    ++stats_.l2_reads;
-    Tick slot = 0;
-    if constexpr (Sink::kTiming) slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
-    const std::uint64_t block = physical >> l2_.line_bits();
-    CacheLine* line = l2_.touch<Sink::kTiming>(block);
-    if (line != nullptr) {
-        *missed = false;
-        out->event(to_cycle(slot), EventId::BsqCacheReference,
-                   (line->state & dirty_bit(physical)) != 0 ? kRd2HitM : kRd2HitE);
-        if (for_ownership) line->state |= dirty_bit(physical);
-        return Sink::kTiming ? max_tick(slot + l2_ticks_, l2_.timing(line).ready) : 0;
-    }
-    *missed = true;
+Tick MemorySystem::read_l2_miss(std::uint64_t physical, std::uint64_t block, Tick slot, bool for_ownership,
+                                Sink* out) {
     ++stats_.l2_read_misses;
     out->event(to_cycle(slot), EventId::BsqCacheReference, kRd2Miss);
     Tick data;
@@ -106,7 +60,7 @@ __attribute__((always_inline)) inline Tick MemorySystem::read_l2(std::uint64_t p
         data = bus_.read(slot + l2_ticks_, for_ownership, out, &adjacent);
     }
     CacheLine victim;
-    line = l2_.insert<Sink::kTiming>(block, &victim);
+    CacheLine* line = l2_.insert<Sink::kTiming>(block, &victim);
     if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
     line->state = for_ownership ? dirty_bit(physical) : 0;
     if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
@@ -208,13 +162,9 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
 }
 
 // The two tiers.
-template MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t, CacheLine*, std::uint64_t, unsigned, Tick,
-                                                          EventSink*);
-template MemorySystem::LoadResult MemorySystem::load_miss(std::uint64_t, CacheLine*, std::uint64_t, unsigned, Tick,
-                                                          FunctionalSink*);
 template Tick MemorySystem::store(std::uint64_t, std::uint64_t, unsigned, Tick, EventSink*);
 template Tick MemorySystem::store(std::uint64_t, std::uint64_t, unsigned, Tick, FunctionalSink*);
-template Tick MemorySystem::read_l2(std::uint64_t, Tick, bool, bool*, EventSink*);
-template Tick MemorySystem::read_l2(std::uint64_t, Tick, bool, bool*, FunctionalSink*);
+template Tick MemorySystem::read_l2_miss(std::uint64_t, std::uint64_t, Tick, bool, EventSink*);
+template Tick MemorySystem::read_l2_miss(std::uint64_t, std::uint64_t, Tick, bool, FunctionalSink*);
 
 }  // namespace netburst::emu

@@ -14,6 +14,7 @@ void TraceCache::reset(unsigned lines, unsigned ways) {
 }
 
 void TraceCache::flush() {
+    ++epoch_;
     for (Line& l : lines_) {
         l.tag = kEmpty;
         l.stamp = 0;
@@ -54,6 +55,7 @@ TraceCache::Access TraceCache::access_slow(unsigned thread, std::uint64_t tagged
     if (c.build >= 0) {
         Line& b = lines_[c.build];
         if (b.tag == c.build_tag && b.insns < kLineSlots && b.slots + slots <= kLineSlots) {
+            ++epoch_;
             b.pc_low[b.insns++] = low;
             b.slots = static_cast<std::uint8_t>(b.slots + slots);
             return Access{false, false};
@@ -66,6 +68,7 @@ TraceCache::Access TraceCache::access_slow(unsigned thread, std::uint64_t tagged
     // A cursor on the replaced line loses it (cursors never check the tag again).
     for (Cursor& other : cursor_)
         if (other.line == static_cast<int>(victim)) other.line = -1;
+    ++epoch_;
     Line& n = lines_[victim];
     n.tag = tagged_pc;
     n.stamp = ++clock_;

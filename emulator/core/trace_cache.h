@@ -120,6 +120,68 @@ public:
         return true;
     }
 
+    // What delivering a run of instructions (one after the other, every one a hit: deliver_run and deliver_head,
+    // never access()) did to logical processor `thread`'s cursor and the lines' LRU order, so that the next time
+    // the run starts from the same place it can be delivered again in one step (replay). Delivery reads only the
+    // lines' contents (tags, addresses, the next-line hints) and the cursor, so from the same cursor, with no line
+    // changed since (the same epoch()), it does exactly the same again: the same lines made most recently used in
+    // the same order, the cursor left in the same place.
+    struct RunMemo {
+        static constexpr unsigned kMaxHeads = 16;
+        std::uint64_t epoch = 0;  // epoch() when recorded; 0: nothing recorded (epochs start at 1)
+        std::uint64_t entry = 0;  // place(): the cursor's line and position before, and the logical processor
+        std::uint64_t exit = 0;   // the same after
+        std::uint64_t exit_tag = 0;
+        unsigned num_heads = 0;
+        std::uint64_t* stamps[kMaxHeads] = {};  // the LRU stamps of the lines delivery entered by their head, in order
+        // The LRU clock right after the run's last delivery (recorded or replayed): while it has not moved since,
+        // the heads are still the most recent lines in that order, and stamping them again changes no order.
+        mutable std::uint64_t clock_after = 0;
+    };
+    // Changes with every change to a line's contents or hint (and at a flush): a memo recorded in another epoch is
+    // stale.
+    std::uint64_t epoch() const { return epoch_; }
+    // Recording: where the cursor is before the run (begin_memo), each line entered by its head (deliver_head
+    // returned true: note_head), where it is after (end_memo). The caller records only a run whose every
+    // instruction was delivered by deliver_run or deliver_head, within one epoch.
+    void begin_memo(unsigned thread, RunMemo* m) const {
+        m->epoch = 0;
+        m->num_heads = 0;
+        m->entry = place(thread);
+    }
+    void note_head(unsigned thread, RunMemo* m) {
+        if (m->num_heads < RunMemo::kMaxHeads) m->stamps[m->num_heads] = &lines_[cursor_[thread].line].stamp;
+        ++m->num_heads;
+    }
+    void end_memo(unsigned thread, std::uint64_t epoch_at_begin, RunMemo* m) const {
+        if (epoch_ != epoch_at_begin || static_cast<int>(m->entry) < 0 || m->num_heads > RunMemo::kMaxHeads) return;
+        m->exit = place(thread);
+        m->exit_tag = cursor_[thread].tag;
+        m->epoch = epoch_;
+        m->clock_after = clock_;
+    }
+    // Delivers the run again if its memo applies (same epoch, logical processor and starting place): true. Else
+    // nothing changes.
+    bool replay(unsigned thread, const RunMemo& m) {
+        if (m.epoch != epoch_ || place(thread) != m.entry) return false;
+        // LRU order is all the stamps say (the least recently used line of a set has the smallest), so when no
+        // line was stamped since this run's last delivery its heads keep their stamps.
+        if (clock_ != m.clock_after) {
+            std::uint64_t clock = clock_;
+            for (unsigned h = 0; h < m.num_heads; ++h) *m.stamps[h] = ++clock;
+            clock_ = clock;
+            m.clock_after = clock;
+        }
+        Cursor& c = cursor_[thread];
+        if (m.num_heads != 0) {
+            c.tag = m.exit_tag;
+            c.build = -1;
+        }
+        c.line = static_cast<int>(static_cast<std::uint32_t>(m.exit));
+        c.pos = static_cast<unsigned>(m.exit >> 32) & 0x7FFFFFFFu;
+        return true;
+    }
+
     // Empties the cache (a flush).
     void flush();
 
@@ -137,11 +199,17 @@ private:
     };
     struct Cursor {
         int line = -1;          // line being delivered from (-1 when the line is replaced: see access_slow)
-        std::uint64_t tag = 0;  // its tag
         unsigned pos = 0;       // next instruction within it
+        std::uint64_t tag = 0;  // its tag
         int build = -1;         // line being built
         std::uint64_t build_tag = 0;
     };
+    // A cursor's line and position in one word, with the logical processor in the top bit (RunMemo).
+    std::uint64_t place(unsigned thread) const {
+        const Cursor& c = cursor_[thread];
+        return static_cast<std::uint32_t>(c.line) | static_cast<std::uint64_t>(c.pos) << 32 |
+               static_cast<std::uint64_t>(thread) << 63;
+    }
     static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 
     unsigned set_of(std::uint64_t tagged_pc) const {
@@ -157,13 +225,17 @@ private:
             if (next >= 0 && lines_[next].tag == tagged_pc) return next;
         }
         const int hit = find(tagged_pc);
-        if (prev >= 0 && hit >= 0) lines_[prev].next = static_cast<std::int16_t>(hit);
+        if (prev >= 0 && hit >= 0 && lines_[prev].next != hit) {
+            lines_[prev].next = static_cast<std::int16_t>(hit);
+            ++epoch_;
+        }
         return hit;
     }
     Access access_slow(unsigned thread, std::uint64_t tagged_pc, unsigned slots);
 
     unsigned sets_ = 256, ways_ = 8;
     std::uint64_t clock_ = 0;
+    std::uint64_t epoch_ = 1;
     Cursor cursor_[2];
     Line lines_[kMaxLines];
 };

@@ -85,6 +85,11 @@ struct FunctionalPlan {
     // one increment. Plans of the evictable PlanCache retire at once.
     bool deferred;
     std::uint64_t pending[4];
+    // Work::Branch in a deferred plan: the executions per qualifier and outcome (bit 1: taken, bit 0:
+    // mispredicted), whose branch uop and retirement events Core::flush_functional adds too; and the class they
+    // need.
+    std::uint64_t branch_outcomes[4][4];
+    InsnClass cls;
 };
 
 // Filled completely by decompose() (no default initialisation: it is rebuilt for every instruction).

@@ -143,6 +143,43 @@ Instruction without_absent_accesses(const Instruction& insn, unsigned words) {
     partial.num_mem = static_cast<std::uint8_t>(n);
     return partial;
 }
+
+// A run's instructions (the templates of the infos from `head` on) through the functional tier as one group plan.
+// Out of line: the group's work has the registers to itself (the record loop around it is large).
+__attribute__((noinline)) void run_group(Emulator& emu, unsigned lp, unsigned cpl, const GroupPlan& plan,
+                                         InsnInfo* head) {
+    // The members' templates as they are: the functional tier takes the logical processor from the run (an
+    // Instruction's `thread` is read on entry only).
+    emu.execute_group_functional(lp, cpl, plan, [head](unsigned k) -> const Instruction& { return head[k].tmpl; });
+}
+
+// The run of `head` (look_up_run) from its record on, if all of it came: word 0 of head's record was read (its
+// exit bits `bits`), `p` is at the word after it. Writes each record's addresses and outcome into its
+// instructions' templates and returns where the run's records end; nullptr (templates partly written, which the
+// record-by-record way writes again) when a record is missing (the translation was left early, through a fault)
+// or an access was absent (a guarded access that did not happen: another shape).
+__attribute__((always_inline)) inline const std::uint64_t* take_run(InsnInfo* head, unsigned bits,
+                                                                    const std::uint64_t* p,
+                                                                    const std::uint64_t* end) {
+    InsnInfo* const stop = head + head->run_members;
+    for (InsnInfo* r = head;;) {
+        const unsigned words = r->mem_words;
+        for (unsigned w = 0; w < words; ++w) {
+            if (p[w] == NB_NO_ACCESS) return nullptr;
+            r->tmpl.mem[w].address = p[w];
+        }
+        p += words;
+        if (r->exit_at != InsnInfo::kNoExit) {
+            InsnInfo* const branch = r + r->exit_at;
+            branch->tmpl.taken = ((bits ^ (branch->invert ? 1u : 0u)) & 1u) != 0;
+        }
+        r += r->span;
+        if (r == stop) return p;
+        // The next record of the run, or not.
+        if (p == end || (*p & ~std::uint64_t{7}) != reinterpret_cast<std::uint64_t>(r)) return nullptr;
+        bits = static_cast<unsigned>(*p++ & NB_EXIT_BITS);
+    }
+}
 }  // namespace
 
 template <bool kQuietFunctional>
@@ -168,6 +205,19 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
         if (__builtin_expect(rep_info_ != nullptr, 0) && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
         Instruction& insn = info->tmpl;
         insn.thread = lp;
+        if constexpr (kQuietFunctional) {
+            // The run of records from here to the translation's first exit, as one unit when all of it came.
+            if (__builtin_expect(!info->run_looked_up, 0)) look_up_run(info);
+            if (info->run_plan != nullptr) {
+                const std::uint64_t* q = take_run(info, bits, p, end);
+                if (__builtin_expect(q != nullptr, 1)) {
+                    run_group(emu, lp, insn.cpl, *info->run_plan, info);
+                    executed += info->run_members;
+                    p = q;
+                    continue;
+                }
+            }
+        }
         switch (info->fast) {
         case InsnInfo::Fast::Plain:
             ++executed;
@@ -192,17 +242,6 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
             if (last.branch_mode == NB_BR_EXIT_TAKEN || last.branch_mode == NB_BR_EXIT_NOT_TAKEN)
                 last.tmpl.taken = ((bits ^ (last.invert ? 1u : 0u)) & 1u) != 0;
             executed += n;
-            if constexpr (kQuietFunctional) {
-                if (__builtin_expect(!info->group_looked_up, 0)) look_up_group(info);
-                if (__builtin_expect(complete, 1) && info->group_plan != nullptr) {
-                    // The members' templates as they are: the functional tier takes the logical processor from
-                    // the run (an Instruction's `thread` is read on entry only).
-                    emu.execute_group_functional(
-                        lp, insn.cpl, *info->group_plan,
-                        [info](unsigned k) -> const Instruction& { return info[k].tmpl; });
-                    continue;
-                }
-            }
             // One by one.
             if (!complete)
                 execute(without_absent_accesses(insn, info->mem_words));
@@ -266,18 +305,36 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
     count_ += executed;
 }
 
-// A run of instructions recorded together executes as one unit in the functional tier when its members' plans
-// allow (Emulator::stable_group).
-void ToolRuntime::look_up_group(InsnInfo* head) {
-    head->group_looked_up = true;
+// The records a translation writes in a row from `head` on, as long as they have a fast kind (Plain, OneAccess,
+// Group, ExitBranch: address words and exit bits only, every instruction with a stable plan), up to and including
+// the first that ends with a conditional branch (it may leave the translation) and at most GroupPlan::kMaxMembers
+// instructions: one group plan for all of them (Emulator::stable_group), when there are at least two.
+void ToolRuntime::look_up_run(InsnInfo* head) {
+    head->run_looked_up = true;
     const UopPlan* plans[GroupPlan::kMaxMembers];
     std::uint64_t pcs[GroupPlan::kMaxMembers];
-    if (head->group > GroupPlan::kMaxMembers) return;
-    for (unsigned k = 0; k < head->group; ++k) {
-        plans[k] = head[k].plan;
-        pcs[k] = head[k].tmpl.pc;
+    unsigned members = 0;
+    for (InsnInfo* r = head;;) {
+        if (r->fast == InsnInfo::Fast::None) break;
+        const unsigned n = r->fast == InsnInfo::Fast::Group ? r->group : 1;
+        if (members + n > GroupPlan::kMaxMembers) break;
+        bool planned = true;
+        for (unsigned k = 0; k < n; ++k) planned = planned && r[k].plan != nullptr;
+        if (!planned) break;
+        for (unsigned k = 0; k < n; ++k, ++members) {
+            plans[members] = r[k].plan;
+            pcs[members] = r[k].tmpl.pc;
+        }
+        const InsnInfo& last = r[n - 1];
+        const bool exits = last.branch_mode == NB_BR_EXIT_TAKEN || last.branch_mode == NB_BR_EXIT_NOT_TAKEN;
+        r->span = static_cast<std::uint8_t>(n);
+        r->exit_at = exits ? static_cast<std::uint8_t>(n - 1) : InsnInfo::kNoExit;
+        if (exits || last.remaining == 0) break;
+        r += n;
     }
-    head->group_plan = emu_->stable_group(plans, pcs, head->group);
+    if (members < 2) return;
+    head->run_members = static_cast<std::uint8_t>(members);
+    head->run_plan = emu_->stable_group(plans, pcs, members);
 }
 
 // VEX runs a rep-prefixed string instruction one iteration per block execution, and once more with rCX zero to

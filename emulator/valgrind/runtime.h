@@ -40,10 +40,20 @@ struct alignas(8) InsnInfo {
     std::uint8_t group = 1;
     // The uop plan of tmpl's shape (every recorded access present), worked out once: Emulator::stable_plan.
     const UopPlan* plan = nullptr;
-    // Fast::Group: the run's group plan (Emulator::stable_group), looked for at its first execution in the
-    // functional tier; nullptr when it has none.
-    const GroupPlan* group_plan = nullptr;
-    bool group_looked_up = false;
+    // Infos of the same translation after this one (their instructions come next in the code).
+    std::uint32_t remaining = 0;
+    // The functional tier's run from this record on (ToolRuntime::look_up_run): the records that follow this
+    // one in its translation up to the first exit (the translation writes them in a row unless it leaves early),
+    // taken as one group plan (Emulator::stable_group) whenever they all came. Looked for at the record's first
+    // execution in the functional tier; `run_plan` nullptr when there is none.
+    bool run_looked_up = false;
+    std::uint8_t run_members = 0;  // instructions of the run (infos from this one on)
+    // For each record of a run (set by look_up_run): the infos its record stands for, and which of them (an
+    // offset) has its outcome in the record's exit bits (kNoExit: none).
+    static constexpr std::uint8_t kNoExit = 0xFF;
+    std::uint8_t span = 1;
+    std::uint8_t exit_at = kNoExit;
+    const GroupPlan* run_plan = nullptr;
 };
 
 struct ThreadContext {
@@ -86,7 +96,7 @@ private:
     void execute(const Instruction& insn);
     void record(const Instruction& insn);
     void execute_rep(const InsnInfo& info, unsigned bits, const Instruction& insn);
-    void look_up_group(InsnInfo* head);
+    void look_up_run(InsnInfo* head);
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
     void install(unsigned tid);

@@ -68,6 +68,7 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     info.dynamic_target = d->dynamic_target != 0;
     info.syscall = t.cls == InsnClass::Syscall;
     info.group = d->group;
+    info.remaining = block->count - index - 1;
     info.simple = info.mem_words == 0 && !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall &&
                   (info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
                    info.branch_mode == NB_BR_STATIC_NOT_TAKEN);
