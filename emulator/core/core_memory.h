@@ -46,32 +46,37 @@ inline unsigned branch_type_bits(InsnClass c, bool mispredicted_type) {
 template <class Sink>
 __attribute__((always_inline)) inline Core::LoadAccess Core::load_access(unsigned t, const MemOperand& m, Tick issue,
                                                                          Sink* sink) {
+    // Locals until the end (a LoadAccess built early lives on the stack).
+    const std::uint64_t address = m.address;
     const unsigned size = m.size == 0 ? 1 : m.size;
-    const std::uint64_t physical = fold(m.address, asid(t));
-    LoadAccess a{0, issue, 0, 0, 0, false};
+    const unsigned as = asid(t);
+    const std::uint64_t physical = fold(address, as);
+    std::uint16_t causes = 0, mob = 0;
+    Tick access = issue;
     if (!dtlb_.access(core_memory::dtlb_page(physical, t))) {
         sink->event(to_cycle(issue), EventId::PageWalkType, core_memory::kDataWalk);
-        a.causes = kReplayDtlbMiss;
-        a.access += to_ticks(cfg_.page_walk_cycles);
+        causes = kReplayDtlbMiss;
+        access += to_ticks(cfg_.page_walk_cycles);
     }
-    const MemorySystem::LoadResult r = mem_.load(m.address, physical, asid(t), a.access, sink);
-    a.fill = r.fill;
-    bool l1_miss = r.l1_miss, l2_miss = r.l2_miss;
-    if (__builtin_expect(core_memory::splits(m.address, size), 0)) {
+    const MemorySystem::LoadResult r = mem_.load(address, physical, as, access, sink);
+    Tick fill = r.fill;
+    bool l1_miss = r.l1_miss, l2_miss = r.l2_miss, split = false;
+    std::uint64_t second = 0;
+    if (__builtin_expect(core_memory::splits(address, size), 0)) {
         // The second line is a second access (for the miss counts) and the load is replayed once.
-        a.split = true;
-        a.second = (m.address | 63) + 1;
-        const MemorySystem::LoadResult r2 = mem_.load(a.second, fold(a.second, asid(t)), asid(t), a.access, sink);
+        split = true;
+        second = (address | 63) + 1;
+        const MemorySystem::LoadResult r2 = mem_.load(second, fold(second, as), as, access, sink);
         l1_miss = l1_miss || r2.l1_miss;
         l2_miss = l2_miss || r2.l2_miss;
-        a.fill = max_tick(a.fill, r2.fill);
+        fill = max_tick(fill, r2.fill);
         sink->event(to_cycle(issue), EventId::LoadPortReplay, core_memory::kSplitBit);
-        a.causes |= kReplaySplit;
-        a.mob = 1u << core_memory::kSplitBit;
+        causes |= kReplaySplit;
+        mob = 1u << core_memory::kSplitBit;
     }
-    if (l1_miss) a.causes |= kReplayL1LoadMiss;
-    if (l2_miss) a.causes |= kReplayL2LoadMiss;
-    return a;
+    if (l1_miss) causes |= kReplayL1LoadMiss;
+    if (l2_miss) causes |= kReplayL2LoadMiss;
+    return LoadAccess{fill, access, second, causes, mob, split};
 }
 
 template <class Sink>
