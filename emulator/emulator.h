@@ -2,6 +2,14 @@
 // through instructions (execute) and MSR accesses (wrmsr, rdmsr, rdpmc). netburst-emu replays traces through
 // it; the Valgrind tool feeds it the guest program and forwards the component's client requests to its MSRs.
 //
+// Two tiers (doc/emulator-model.md, "Tiers"). While no counter needs cycles (Pmu::needs_timing), instructions run
+// in the core's functional tier, which updates the caches, TLBs, trace cache and predictors and counts the
+// functional events into a FunctionalSink that the PMU absorbs at every MSR access; otherwise they run in the
+// timing tier, which computes every cycle and feeds the PMU Outcomes. The choice is made again at every MSR write
+// (and when another PMU is attached); software sees no difference but speed: functional counts are identical in
+// both tiers, and MSR accesses are exact at instruction boundaries in both. Cycles advance only in the timing
+// tier, so a counter that counts cycles has made the emulator simulate every cycle it was enabled for.
+//
 // Freestanding (the Valgrind tool links it): construct with new or placement new, then reset().
 #pragma once
 
@@ -19,20 +27,68 @@ struct EmulatorConfig {
     bool long_mode = true;
     bool pebs_available = true;
     unsigned pmi_skid_cycles = 20;  // see doc/emulator-model.md: delivery latency of an imprecise PMI
+    // Every instruction in the timing tier, even while no counter needs it (comparisons, tests, cycle reports).
+    bool force_timing = false;
 };
 
 class Emulator {
 public:
     void reset(const EmulatorConfig& config);
 
-    // One guest instruction (of logical processor insn.thread).
-    void execute(const Instruction& insn);
+    // One guest instruction (of logical processor insn.thread). In the functional tier a logical processor's start
+    // (for the PMU's activity) is noted at the next sync().
+    __attribute__((always_inline)) void execute(const Instruction& insn) {
+        if (!functional_) {
+            execute_timed(insn);
+            return;
+        }
+        core_.execute_functional(insn, &counts_);
+    }
+    // The same with the plan stable_plan() gave for an instruction of this shape (nullptr: none).
+    __attribute__((always_inline)) void execute(const Instruction& insn, const UopPlan* plan) {
+        if (plan == nullptr) {
+            execute(insn);
+            return;
+        }
+        if (!functional_) {
+            execute_timed(insn, *plan);
+            return;
+        }
+        core_.execute_functional_prepared(insn, *plan, &counts_);
+    }
+    // The same when the plan is known to be there.
+    __attribute__((always_inline)) void execute(const Instruction& insn, const UopPlan& plan) {
+        if (functional_)
+            core_.execute_functional_prepared(insn, plan, &counts_);
+        else
+            execute_timed(insn, plan);
+    }
+    // The same in the functional tier (the caller knows !timing()).
+    __attribute__((always_inline)) void execute_functional(const Instruction& insn, const UopPlan& plan) {
+        core_.execute_functional_prepared(insn, plan, &counts_);
+    }
+    // See Core::stable_group: runs of instructions with stable plans that a front end always executes together.
+    const GroupPlan* stable_group(const UopPlan* const* plans, const std::uint64_t* pcs, unsigned size) {
+        return core_.stable_group(plans, pcs, size, &counts_);
+    }
+    // A run's members in the functional tier (the caller knows !timing()): Core::execute_group_functional.
+    template <class Members>
+    __attribute__((always_inline)) void execute_group_functional(unsigned thread, unsigned cpl, const GroupPlan& group,
+                                                                 Members members) {
+        core_.execute_group_functional(thread, cpl, group, members, &counts_);
+    }
+    // See Core::stable_plan: for front ends that describe the same static instruction many times.
+    const UopPlan* stable_plan(const Instruction& insn) {
+        const UopPlan* plan = core_.stable_plan(insn);
+        if (plan != nullptr) core_.prepare_functional(*plan, insn, &counts_);
+        return plan;
+    }
     // A logical processor has no more instructions.
     void stop_thread(unsigned thread);
-    // With two logical processors, which one should run next.
-    unsigned next_thread(bool thread0_has_more, bool thread1_has_more) const {
-        return core_.next_thread(thread0_has_more, thread1_has_more);
-    }
+    // With two logical processors, which one should run next. Asked while both have instructions, the answer
+    // depends on their timing (the one whose front end is free first), so from then on every instruction runs in
+    // the timing tier: the order of two threads' accesses to the shared caches is itself timing.
+    unsigned next_thread(bool thread0_has_more, bool thread1_has_more);
 
     // Software's view, at the current instruction boundary of logical processor `thread`.
     MsrResult write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value);
@@ -44,12 +100,21 @@ public:
     void finish();
 
     Cycle now() const { return core_.now(); }
+    // Which tier runs the next instruction; how many instructions ran in the timing tier so far.
+    bool timing() const { return !functional_; }
+    std::uint64_t timed_instructions() const { return timed_; }
     Core::Stats stats(unsigned thread) const { return core_.stats(thread); }
     Pmu& pmu() { return *pmu_active_; }
     // Counts with a PMU the caller owns instead of the emulator's own (nullptr: its own again). The Valgrind tool
     // keeps one PMU per guest thread and attaches the running thread's: a thread switch then costs a pointer, not
     // a copy of the PMU (about half a megabyte). The core model, like the machine's caches, stays shared.
-    void attach_pmu(Pmu* pmu) { pmu_active_ = pmu ? pmu : &pmu_; }
+    void attach_pmu(Pmu* pmu);
+    // The attached PMU's registers were changed other than through write_msr (a PMU copied over it): the tier
+    // follows the new programming. Counts of the functional tier not yet absorbed go to the PMU as it is now, so
+    // call sync() before such a change.
+    void pmu_reprogrammed() { update_tier(); }
+    // Hands what the functional tier counted so far to the attached PMU (every MSR access does it first).
+    void sync();
     const EmulatorConfig& config() const { return config_; }
 
     // Serialises logical processor `thread` as wrmsr and rdmsr do (every MSR access does it first): everything it
@@ -58,12 +123,23 @@ public:
     Cycle serialize(unsigned thread);
 
 private:
+    void execute_timed(const Instruction& insn) { execute_timed(insn, core_.plan_of(insn)); }
+    void execute_timed(const Instruction& insn, const UopPlan& plan);
+    void start_thread(unsigned thread, Cycle cycle);
+    // Chooses the tier for what the attached PMU needs; switching to the functional tier first drains the timing
+    // tier (every logical processor serialised, every record delivered).
+    void update_tier();
+    void drain(unsigned thread);
 
     EmulatorConfig config_{};
     Core core_;
     Pmu pmu_;
     Pmu* pmu_active_ = &pmu_;
     Outcome outcome_;
+    FunctionalSink counts_;
+    bool functional_ = false;
+    bool interleaved_ = false;  // next_thread() chose between two instruction streams
+    std::uint64_t timed_ = 0;
     bool thread_started_[2] = {false, false};
     bool thread_stopped_[2] = {false, false};
 };

@@ -9,6 +9,7 @@ void BranchPredictor::reset(unsigned entries, unsigned ways, unsigned rsb_entrie
     ways_ = ways;
     sets_ = entries / ways;
     if (sets_ == 0) sets_ = 1;
+    set_mask_ = sets_ - 1;
     rsb_size_ = rsb_entries > kMaxRsb ? kMaxRsb : rsb_entries;
     clock_ = 0;
     for (Entry& e : entries_) e = Entry{kEmpty, 0, 0};
@@ -21,19 +22,8 @@ void BranchPredictor::reset(unsigned entries, unsigned ways, unsigned rsb_entrie
     }
 }
 
-BranchPredictor::Entry* BranchPredictor::lookup(std::uint64_t tagged_pc) {
-    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & (sets_ - 1)) * ways_];
-    for (unsigned w = 0; w < ways_; ++w) {
-        if (set[w].tag == tagged_pc) {
-            set[w].stamp = ++clock_;
-            return &set[w];
-        }
-    }
-    return nullptr;
-}
-
 BranchPredictor::Entry* BranchPredictor::allocate(std::uint64_t tagged_pc) {
-    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & (sets_ - 1)) * ways_];
+    Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & set_mask_) * ways_];
     Entry* victim = &set[0];
     for (unsigned w = 1; w < ways_; ++w)
         if (set[w].stamp < victim->stamp) victim = &set[w];
@@ -56,8 +46,7 @@ bool BranchPredictor::pop_return(unsigned thread, std::uint64_t* address) {
     return true;
 }
 
-BranchPredictor::Prediction BranchPredictor::predict_and_update(unsigned thread, const Instruction& insn,
-                                                                std::uint64_t tagged_pc) {
+BranchPredictor::Prediction BranchPredictor::other(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc) {
     const std::uint64_t fall_through = insn.pc + insn.length;
     switch (insn.cls) {
     case InsnClass::Return: {
@@ -83,26 +72,6 @@ BranchPredictor::Prediction BranchPredictor::predict_and_update(unsigned thread,
         if (e == nullptr) e = allocate(tagged_pc);
         e->target = insn.target;
         if (insn.cls == InsnClass::IndirectCall) push_return(thread, fall_through);
-        return Prediction{mispredicted, hit};
-    }
-    case InsnClass::CondBranch: {
-        Entry* e = lookup(tagged_pc);
-        const bool hit = e != nullptr;
-        std::uint8_t& c = counter(thread, tagged_pc);
-        // Known branches follow the direction predictor; unknown ones the static rule (backward taken).
-        const bool predict_taken = hit ? c >= 2 : insn.target < insn.pc;
-        // A direct branch's target is fixed, so a taken prediction always has the right target.
-        const bool mispredicted = predict_taken != insn.taken;
-        if (insn.taken) {
-            if (c < 3) ++c;
-        } else if (c > 0) {
-            --c;
-        }
-        if (!hit && (insn.taken || mispredicted)) {
-            e = allocate(tagged_pc);
-            e->target = insn.target;
-        }
-        history_[thread] = ((history_[thread] << 1) | (insn.taken ? 1u : 0u)) & ((1u << kHistoryBits) - 1);
         return Prediction{mispredicted, hit};
     }
     default: return Prediction{false, false};

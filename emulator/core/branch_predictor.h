@@ -36,7 +36,11 @@ public:
     };
     // Predicts the branch `insn` (its class, pc, taken and target say what the program did), then trains the
     // predictor with the outcome. `tagged_pc` is the address with the thread tag folded in.
-    Prediction predict_and_update(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc);
+    __attribute__((always_inline)) Prediction predict_and_update(unsigned thread, const Instruction& insn,
+                                                                 std::uint64_t tagged_pc) {
+        if (insn.cls == InsnClass::CondBranch) return conditional(thread, insn, tagged_pc);
+        return other(thread, insn, tagged_pc);
+    }
 
     // Return-stack depth, for tests.
     unsigned rsb_depth(unsigned thread) const { return rsb_count_[thread]; }
@@ -49,7 +53,39 @@ private:
     };
     static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
 
-    Entry* lookup(std::uint64_t tagged_pc);
+    // Conditional branches, the commonest, inline; the other kinds in branch_predictor.cpp.
+    __attribute__((always_inline)) Prediction conditional(unsigned thread, const Instruction& insn,
+                                                          std::uint64_t tagged_pc) {
+        Entry* e = lookup(tagged_pc);
+        const bool hit = e != nullptr;
+        std::uint8_t& c = counter(thread, tagged_pc);
+        // Known branches follow the direction predictor; unknown ones the static rule (backward taken).
+        const bool predict_taken = hit ? c >= 2 : insn.target < insn.pc;
+        // A direct branch's target is fixed, so a taken prediction always has the right target.
+        const bool mispredicted = predict_taken != insn.taken;
+        if (insn.taken) {
+            if (c < 3) ++c;
+        } else if (c > 0) {
+            --c;
+        }
+        if (!hit && (insn.taken || mispredicted)) {
+            e = allocate(tagged_pc);
+            e->target = insn.target;
+        }
+        history_[thread] = ((history_[thread] << 1) | (insn.taken ? 1u : 0u)) & ((1u << kHistoryBits) - 1);
+        return Prediction{mispredicted, hit};
+    }
+    Prediction other(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc);
+    Entry* lookup(std::uint64_t tagged_pc) {
+        Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & set_mask_) * ways_];
+        for (unsigned w = 0; w < ways_; ++w) {
+            if (set[w].tag == tagged_pc) {
+                set[w].stamp = ++clock_;
+                return &set[w];
+            }
+        }
+        return nullptr;
+    }
     Entry* allocate(std::uint64_t tagged_pc);
     std::uint8_t& counter(unsigned thread, std::uint64_t tagged_pc) {
         const std::uint64_t h = history_[thread];
@@ -59,6 +95,7 @@ private:
     bool pop_return(unsigned thread, std::uint64_t* address);
 
     unsigned sets_ = 1024, ways_ = 4, rsb_size_ = 16;
+    std::uint64_t set_mask_ = 1023;  // sets_ - 1
     std::uint64_t clock_ = 0;
     Entry entries_[kMaxEntries];
     std::uint8_t pht_[1u << kPhtBits];  // 0-1 predict not taken, 2-3 taken

@@ -32,20 +32,24 @@ unsigned Bus::earliest(const Tick* free, unsigned n) {
     return best;
 }
 
-Tick Bus::transaction(Tick request, bool write, unsigned key_bit, EventSink* out, Tick* xfer_start) {
-    const unsigned q = earliest(ioq_free_, ioq_entries_);
-    // Requests start on a bus clock edge.
-    Tick issue = max_tick(request, ioq_free_[q]);
-    issue = (issue + bus_clock_ticks_ - 1) / bus_clock_ticks_ * bus_clock_ticks_;
-    // Reads wait for memory; writes drive their data right after the request phase.
-    const Tick data_ready = write ? issue + bus_clock_ticks_ : issue + memory_ticks_;
-    const Tick xfer = max_tick(data_ready, data_bus_free_);
-    const Tick end = xfer + sector_ticks_;
-    data_bus_free_ = end;
-    ioq_free_[q] = end;
+template <class Sink>
+Tick Bus::transaction(Tick request, bool write, unsigned key_bit, Sink* out, Tick* xfer_start) {
     ++transactions_;
+    Tick issue = 0, xfer = 0, end = 0;
+    if constexpr (Sink::kTiming) {
+        const unsigned q = earliest(ioq_free_, ioq_entries_);
+        // Requests start on a bus clock edge.
+        issue = max_tick(request, ioq_free_[q]);
+        issue = (issue + bus_clock_ticks_ - 1) / bus_clock_ticks_ * bus_clock_ticks_;
+        // Reads wait for memory; writes drive their data right after the request phase.
+        const Tick data_ready = write ? issue + bus_clock_ticks_ : issue + memory_ticks_;
+        xfer = max_tick(data_ready, data_bus_free_);
+        end = xfer + sector_ticks_;
+        data_bus_free_ = end;
+        ioq_free_[q] = end;
+    }
     out->event(to_cycle(issue), EventId::IoqAllocation, key_bit);
-    out->interval(to_cycle(issue), to_cycle(end), EventId::IoqActiveEntries, key_bit);
+    if constexpr (Sink::kTiming) out->interval(to_cycle(issue), to_cycle(end), EventId::IoqActiveEntries, key_bit);
     *xfer_start = xfer;
     return end;
 }
@@ -61,34 +65,58 @@ void Bus::data_activity(Tick start, Tick end, unsigned sectors, bool write, Even
                   write ? kDbsyDrv : kDbsyOwn);
 }
 
-Tick Bus::read(Tick start, bool for_ownership, EventSink* out, Tick* adjacent) {
-    const unsigned b = earliest(bsq_free_, bsq_entries_);
-    const Tick alloc = max_tick(start, bsq_free_[b]);
+template <class Sink>
+Tick Bus::read(Tick start, bool for_ownership, Sink* out, Tick* adjacent) {
+    unsigned b = 0;
+    Tick alloc = 0;
+    if constexpr (Sink::kTiming) {
+        b = earliest(bsq_free_, bsq_entries_);
+        alloc = max_tick(start, bsq_free_[b]);
+    }
     Tick first_xfer = 0, second_xfer = 0;
     const Tick demand_end = transaction(alloc + half_trip_, false, kIoqRead, out, &first_xfer);
     const Tick adjacent_end = transaction(alloc + half_trip_ + bus_clock_ticks_, false, kIoqPrefetch, out, &second_xfer);
-    data_activity(first_xfer, adjacent_end, 2, false, out);
-    const Tick done = demand_end + half_trip_;
-    bsq_free_[b] = adjacent_end + half_trip_;
+    if constexpr (Sink::kTiming) {
+        data_activity(first_xfer, adjacent_end, 2, false, out);
+        bsq_free_[b] = adjacent_end + half_trip_;
+    }
     const unsigned key = for_ownership ? kBsqRfo : kBsqDemand;
     out->event(to_cycle(alloc), EventId::BsqAllocation, key);
-    out->interval(to_cycle(alloc), to_cycle(bsq_free_[b]), EventId::BsqActiveEntries, key);
-    *adjacent = adjacent_end + half_trip_;
-    return done;
+    if constexpr (!Sink::kTiming) {
+        *adjacent = 0;
+        return 0;
+    } else {
+        out->interval(to_cycle(alloc), to_cycle(bsq_free_[b]), EventId::BsqActiveEntries, key);
+        *adjacent = adjacent_end + half_trip_;
+        return demand_end + half_trip_;
+    }
 }
 
-void Bus::write_back(Tick start, unsigned sectors, EventSink* out) {
-    const unsigned b = earliest(bsq_free_, bsq_entries_);
-    const Tick alloc = max_tick(start, bsq_free_[b]);
+template <class Sink>
+void Bus::write_back(Tick start, unsigned sectors, Sink* out) {
+    unsigned b = 0;
+    Tick alloc = 0;
+    if constexpr (Sink::kTiming) {
+        b = earliest(bsq_free_, bsq_entries_);
+        alloc = max_tick(start, bsq_free_[b]);
+    }
     Tick end = alloc, first_xfer = 0, xfer = 0;
     for (unsigned i = 0; i < sectors; ++i) {
         end = transaction(alloc + half_trip_ + i * bus_clock_ticks_, true, kIoqWrite, out, &xfer);
         if (i == 0) first_xfer = xfer;
     }
-    if (sectors != 0) data_activity(first_xfer, end, sectors, true, out);
-    bsq_free_[b] = end;
+    if constexpr (Sink::kTiming) {
+        if (sectors != 0) data_activity(first_xfer, end, sectors, true, out);
+        bsq_free_[b] = end;
+    }
     out->event(to_cycle(alloc), EventId::BsqAllocation, kBsqWrite);
-    out->interval(to_cycle(alloc), to_cycle(end), EventId::BsqActiveEntries, kBsqWrite);
+    if constexpr (Sink::kTiming) out->interval(to_cycle(alloc), to_cycle(end), EventId::BsqActiveEntries, kBsqWrite);
 }
+
+// The two tiers.
+template Tick Bus::read(Tick, bool, EventSink*, Tick*);
+template Tick Bus::read(Tick, bool, FunctionalSink*, Tick*);
+template void Bus::write_back(Tick, unsigned, EventSink*);
+template void Bus::write_back(Tick, unsigned, FunctionalSink*);
 
 }  // namespace netburst::emu

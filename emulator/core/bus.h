@@ -23,6 +23,7 @@
 #include "emulator/core/core_config.h"
 #include "emulator/core/ticks.h"
 #include "emulator/core/event_sink.h"
+#include "emulator/model/functional_sink.h"
 
 namespace netburst::emu {
 
@@ -30,11 +31,16 @@ class Bus {
 public:
     void reset(const CoreConfig& config);
 
+    // Sink is EventSink (timing tier) or FunctionalSink (functional tier: requests are counted, nothing is timed,
+    // the returned times are 0).
+    //
     // A read (or read for ownership) of a sector pair that missed every cache, starting at `start`. Returns when
     // the demanded sector reaches the core; *adjacent when the other sector does.
-    Tick read(Tick start, bool for_ownership, EventSink* out, Tick* adjacent);
+    template <class Sink>
+    Tick read(Tick start, bool for_ownership, Sink* out, Tick* adjacent);
     // A write-back of `sectors` dirty 64-byte sectors leaving the last-level cache at `start`.
-    void write_back(Tick start, unsigned sectors, EventSink* out);
+    template <class Sink>
+    void write_back(Tick start, unsigned sectors, Sink* out);
 
     std::uint64_t transactions() const { return transactions_; }
 
@@ -47,7 +53,8 @@ private:
     static unsigned earliest(const Tick* free, unsigned n);
     // One 64-byte transaction issued at or after `request`: the IOQ entry and the data transfer. Returns the
     // tick the transfer ends.
-    Tick transaction(Tick request, bool write, unsigned key_bit, EventSink* out, Tick* xfer_start);
+    template <class Sink>
+    Tick transaction(Tick request, bool write, unsigned key_bit, Sink* out, Tick* xfer_start);
     void data_activity(Tick start, Tick end, unsigned sectors, bool write, EventSink* out);
 
     Tick bsq_free_[kMaxBsq];

@@ -56,6 +56,8 @@ void Core::reset(const CoreConfig& config) {
                        cfg_.fetch_to_alloc + cfg_.uop_queue_cycles, cfg_.rob_entries, cfg_.load_buffers,
                        cfg_.store_buffers, to_ticks(cfg_.replay_cycles), cfg_.frontier_step};
     plans_.reset(&cfg_);
+    stable_plans_.reset(&cfg_);
+    groups_.reset();
     tc_.reset(cfg_.tc_lines, cfg_.tc_ways);
     bp_.reset(cfg_.btb_entries, cfg_.btb_ways, cfg_.rsb_entries);
     dtlb_.reset(cfg_.dtlb_entries);
@@ -75,6 +77,9 @@ void Core::reset(const CoreConfig& config) {
     std::memset(code_regions_, 0xFF, sizeof code_regions_);
     last_thread_ = 0;
     executed_ = 0;
+    functional_who_ = kNobody;
+    timing_stale_ = false;
+    thread_mask_ = cfg_.hyper_threading ? 1u : 0u;
     update_fast_ok();
 }
 
@@ -132,7 +137,7 @@ void Core::stop_thread(unsigned thread, Outcome* out) {
         update_fast_ok();
     }
     publish(t, out, &sink, true);
-    th.detail.records_dropped += th.pending.size();
+    // Records that did not fit wait for the driver: serialize() drains them (has_pending()).
 }
 
 void Core::serialize(unsigned thread, Outcome* out) {
@@ -150,12 +155,42 @@ void Core::serialize(unsigned thread, Outcome* out) {
     publish(t, out, &sink, true);
 }
 
+bool Core::privilege_flush(const Instruction& next, Outcome* out) {
+    const unsigned t = next.thread & thread_mask_;
+    Thread& th = threads_[t];
+    if (next.cpl == th.cpl || (th.queue_count == 0 && th.pending.empty())) return false;
+    // An Outcome without uops, of the old level, at the frontier already published (its records are all at or
+    // after it: they were held back from it).
+    out->clear();
+    out->thread = static_cast<std::uint8_t>(t);
+    out->cpl = th.cpl;
+    out->pc = 0;
+    out->fetch = out->retire = th.next_fetch;
+    EventSink sink;
+    sink.bind(out, &th.pending);
+    th.pending.drain(out);
+    if (th.pending.empty()) flush_queue_writes(th, &sink);
+    out->frontier = published_frontier_;
+    return true;
+}
+
 Cycle Core::now() const {
     const Cycle a = threads_[0].last_retire, b = threads_[1].last_retire;
     return a > b ? a : b;
 }
 
-Core::Stats Core::stats(unsigned thread) const { return threads_[thread & 1u].stats; }
+Core::Stats Core::stats(unsigned thread) const {
+    Stats s = threads_[thread & 1u].stats;
+    // Executions the functional tier has not flushed yet (flush_functional).
+    for (unsigned i = 0; i < stable_plans_.size(); ++i) {
+        const UopPlan& plan = stable_plans_[i];
+        for (unsigned q = (thread & 1u) * 2; q < (thread & 1u) * 2 + 2; ++q) {
+            s.instructions += plan.functional.pending[q];
+            s.uops_retired += plan.functional.pending[q] * plan.total_uops;
+        }
+    }
+    return s;
+}
 
 void Core::advance_time() {
     // Every future reservation starts at or after the oldest active thread's allocation point.

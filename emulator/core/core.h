@@ -10,6 +10,13 @@
 // resources it needs (delivery/allocation/retirement bandwidth shared cycle by cycle between the logical
 // processors, ROB/load/store buffer entries, execution ports, caches, the bus). Nothing is simulated cycle by
 // cycle.
+//
+// Two tiers (doc/emulator-model.md, "Tiers"): execute() is the timing tier, which computes every cycle and reports
+// each instruction as an Outcome; execute_functional() is the functional tier, which only updates the functional
+// state (trace cache, predictors, TLBs, caches, SMC detection) and adds the functional events (model/coverage.h,
+// timing_dependent()) to a FunctionalSink. Both tiers run the same code on that state (the caches, the bus, build
+// mode, loads, stores and branch retirement are templates over the sink), in the same program order, so every
+// functional count is the same in either tier. Cycles advance only in the timing tier.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +25,8 @@
 #include "emulator/core/core_config.h"
 #include "emulator/core/cycle_slots.h"
 #include "emulator/core/event_sink.h"
+#include "emulator/core/group_plan.h"
+#include "emulator/model/functional_sink.h"
 #include "emulator/core/memory_system.h"
 #include "emulator/core/store_buffer.h"
 #include "emulator/core/tick_ring.h"
@@ -33,14 +42,67 @@ public:
     void reset(const CoreConfig& config);
 
     // Runs one instruction of logical processor insn.thread and describes it in *out (which it clears first).
-    void execute(const Instruction& insn, Outcome* out);
+    void execute(const Instruction& insn, Outcome* out) { execute(insn, plan_of(insn), out); }
+    // The same with the instruction's plan from stable_plan() (for an instruction of that shape).
+    void execute(const Instruction& insn, const UopPlan& plan, Outcome* out);
+
+    // The functional tier: runs one instruction without time and adds its functional events and retirement to
+    // *sink (reset before its first use). Call it only with every logical processor drained: after serialize()
+    // (repeated while has_pending()) for each one that ran. Afterwards execute() resumes as after a serialising
+    // instruction at the cycle where time stopped.
+    void execute_functional(const Instruction& insn, FunctionalSink* sink) {
+        execute_functional(insn, plan_of(insn), sink);
+    }
+    // The same with the instruction's plan from stable_plan() (for an instruction of that shape).
+    // The inline part is in core_functional.h.
+    void execute_functional(const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    // A stable plan made ready for `sink` once, so that execute_functional_prepared() need not check it.
+    void prepare_functional(const UopPlan& plan, const Instruction& insn, FunctionalSink* sink) {
+        if (plan.functional.generation != sink->generation()) sign_plan(plan, insn, sink);
+    }
+    void execute_functional_prepared(const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+
+    // A run of instructions a front end always executes together, in order (group_plan.h), given by their stable
+    // plans (prepared for `sink` by the Emulator) and addresses: its group plan, made once; nullptr when the run
+    // does not qualify or too many runs were asked for.
+    const GroupPlan* stable_group(const UopPlan* const* plans, const std::uint64_t* pcs, unsigned size,
+                                  const FunctionalSink* sink);
+    // execute_functional_prepared() for each member of the run in turn, as one unit (inline, core_functional.h).
+    // `members(k)` gives member k's Instruction; all run on logical processor `thread` at privilege level `cpl`
+    // (the members' own `thread` and `cpl` fields are not read).
+    template <class Members>
+    void execute_group_functional(unsigned thread, unsigned cpl, const GroupPlan& group, Members members,
+                                  FunctionalSink* sink);
+
+    // Adds the executions the functional tier counted in its plans (FunctionalPlan::pending) to *sink and to the
+    // statistics. Call it before reading the sink's counts.
+    void flush_functional(FunctionalSink* sink);
+
+    // Before an instruction whose privilege level differs from the previous one of its logical processor: records
+    // gathered across instructions (uop_queue_writes per cycle) or waiting in the overflow queue belong to the old
+    // level. Returns true after writing (some of) them into *out (cleared first), which the driver gives the PMU
+    // before asking again; false when nothing is left, and then execute() may run the instruction.
+    bool privilege_flush(const Instruction& next, Outcome* out);
+
+    // The decomposition of instructions of `insn`'s shape (class, memory operands and their sizes, the flags and
+    // stack-pointer writes, a string's count), valid until reset(); nullptr when too many shapes were asked for.
+    // A front end that sees the same static instruction again and again keeps it and passes it back.
+    const UopPlan* stable_plan(const Instruction& insn) { return stable_plans_.get(insn); }
+    // The plan both tiers use for an instruction: the stable one, or (too many shapes) the plan cache's.
+    const UopPlan& plan_of(const Instruction& insn) {
+        const UopPlan* plan = stable_plans_.get(insn);
+        return plan != nullptr ? *plan : plans_.lookup(insn);
+    }
+
+    // Records of logical processor `thread` still wait in its overflow queue (serialize() again to drain them).
+    bool has_pending(unsigned thread) const { return !threads_[thread & 1u].pending.empty(); }
 
     // With two logical processors: which one should supply the next instruction, given which still have
     // instructions (the one whose front end is free earliest, so that time advances evenly).
     unsigned next_thread(bool thread0_has_more, bool thread1_has_more) const;
 
     // The logical processor has no more instructions: it stops competing for the core. *out receives any final
-    // events (it is cleared first).
+    // events (it is cleared first); those that did not fit wait until serialize() (while has_pending()).
     void stop_thread(unsigned thread, Outcome* out);
 
     // Serialises logical processor `thread` the way wrmsr/rdmsr do: nothing younger starts before everything older
@@ -145,7 +207,10 @@ private:
 
     // core_frontend.cpp
     void fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink, Delivery* d);
-    Cycle build(Thread& th, unsigned t, const Instruction& insn, Cycle earliest, EventSink* sink);
+    // Build mode after a trace-cache miss: the code fetch through the ITLB and the L2 (both tiers). Returns the
+    // cycle decoding can start (timing tier).
+    template <class Sink>
+    Cycle build(Thread& th, unsigned t, const Instruction& insn, Cycle earliest, Sink* sink);
     void set_mode(Thread& th, FrontMode mode, Cycle when);
     void emit_modes(Cycle until, EventSink* sink);
     void queue_writes(Thread& th, Cycle cycle, unsigned bit, unsigned count, EventSink* sink) {
@@ -185,17 +250,69 @@ private:
     Tick issue_slow(Unit unit, Tick ready, unsigned busy);
     Tick load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSpec& s, Tick ready, EventSink* sink,
                   std::uint16_t* causes, std::uint16_t* mob, Tick* spec);
-    Tick store_address(Thread& th, unsigned t, const MemOperand& m, Tick issue, Tick done, EventSink* sink,
-                       std::uint16_t* causes, std::uint16_t* mob);
     void retire_branch(Thread& th, unsigned t, const Instruction& insn, UopRecord* rec, Cycle deliver, Tick done,
                        bool mispredicted, unsigned rob_limit, EventSink* sink, Outcome* out);
+
+    // The parts of loads, stores and branches both tiers share (core_memory.cpp).
+    struct LoadAccess {
+        Tick fill;               // when the data is in the L1 (timing tier)
+        Tick access;             // when the L1 is read: the issue, later by a page walk
+        std::uint64_t second;    // the second line's address when split
+        std::uint16_t causes;    // ReplayCause bits met
+        std::uint16_t mob;       // the split's load_port_replay bit
+        bool split;              // it crossed a 64-byte line: two accesses, one replay
+    };
+    // A load's DTLB and cache accesses from tick `issue`: page walk, L1 (and beyond), the split's second line,
+    // replay causes.
+    template <class Sink>
+    LoadAccess load_access(unsigned t, const MemOperand& m, Tick issue, Sink* sink);
+    // A store-address uop: the DTLB and the split check. Returns when it is done (timing tier).
+    template <class Sink>
+    Tick store_address(unsigned t, const MemOperand& m, Tick issue, Tick done, Sink* sink, std::uint16_t* causes,
+                       std::uint16_t* mob);
+    // A retired store writes the caches (and may hit code in the trace cache: self-modifying code).
+    template <class Sink>
     void commit_store(Thread& th, unsigned t, unsigned sb_index, const MemOperand* m, std::uint64_t sseq,
-                      Cycle retire, EventSink* sink);
+                      Cycle retire, Sink* sink);
+    // The retirement events of a branch.
+    template <class Sink>
+    __attribute__((always_inline)) void branch_events(const Instruction& insn, bool mispredicted, Cycle when,
+                                                      Sink* sink) {
+        branch_events(insn.cls, insn.taken, mispredicted, when, sink, 1);
+    }
+    // The same for `n` branches of class `cls` (`taken`: a conditional branch's direction) with that outcome.
+    template <class Sink>
+    __attribute__((always_inline)) void branch_events(InsnClass cls, bool taken, bool mispredicted, Cycle when,
+                                                      Sink* sink, std::uint64_t n);
+
+    // core_functional.cpp
+    void functional_fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    // core_functional.h (inline)
+    void functional_work(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    void functional_load(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    void functional_branch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
+                           FunctionalSink* sink);
+    void retire_functional(Thread& th, unsigned t, unsigned cpl, const UopPlan& plan, std::uint64_t n,
+                           FunctionalSink* sink);
+    // The functional tier's current logical processor and privilege level (Thread::cpl) and their qualifier.
+    void select_qualifier(unsigned t, unsigned cpl, FunctionalSink* sink) {
+        threads_[t].cpl = static_cast<std::uint8_t>(cpl);
+        functional_who_ = t << 8 | cpl;
+        timing_stale_ = true;  // the first functional instruction after the timing tier (or a flush) comes here
+        functional_q_ = t * 2 + (cpl == 0 ? 1u : 0u);
+        sink->select(functional_q_);
+    }
+    void functional_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    void sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSink* sink);
+    // The signature of spec `spec`'s uop after it met replay causes `causes` (none: its block's first).
+    static std::uint16_t caused_signature(const FunctionalPlan& f, unsigned spec, std::uint16_t causes) {
+        return static_cast<std::uint16_t>(f.caused_base[spec] + FunctionalSink::caused_index(causes));
+    }
 
     // core_fast_path.cpp
     void execute_fast(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
                       Outcome* out);
-    void execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopSpec& s, EventSink* sink,
+    void execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
                              Outcome* out);
     // core.cpp
     void execute_general(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
@@ -225,6 +342,8 @@ private:
     CoreConfig cfg_;
     FastParams fast_;
     PlanCache plans_;
+    PlanStore stable_plans_;
+    GroupStore groups_;
     Thread threads_[2];
     TraceCache tc_;
     BranchPredictor bp_;
@@ -239,8 +358,23 @@ private:
     bool fast_ok_ = false;           // fast path enabled and one logical processor active
     void update_fast_ok() { fast_ok_ = cfg_.fast_path && !smt_shared(); }
     std::uint64_t code_regions_[4096];  // 1 KB code regions built into the trace cache (self-modifying code)
+    // See select_qualifier(): the logical processor and privilege level selected (thread << 8 | cpl), and their
+    // qualifier; kNobody makes the next functional instruction select again (after the timing tier ran, or the
+    // sink was used for something else).
+    static constexpr unsigned kNobody = ~0u;
+    unsigned functional_who_ = kNobody, functional_q_ = 0;
+    // The functional tier ran since the timing tier last did: the caches' timing parts are out of step with their
+    // lines (lru_cache.h), and the next timing instruction puts them back first.
+    bool timing_stale_ = false;
+    // The logical processor of an instruction is insn.thread & thread_mask_: without Hyper-Threading every
+    // instruction runs on logical processor 0.
+    unsigned thread_mask_ = 0;
     unsigned last_thread_ = 0;
     std::uint64_t executed_ = 0;
 };
 
 }  // namespace netburst::emu
+
+// The shared load/store/branch code and the functional tier's inline path, after the class they belong to.
+#include "emulator/core/core_memory.h"
+#include "emulator/core/core_functional.h"

@@ -8,41 +8,15 @@
 //   retirement: in order, retire_width per cycle, after completion.
 // A uop whose operand comes from a load that missed was sent by the scheduler on the hit assumption: it wastes
 // an execution slot, then replays every replay_cycles until the data is there (the NetBurst replay loop).
-#include "emulator/core/core.h"
+#include "emulator/core/core_memory.h"
 
 namespace netburst::emu {
 
 namespace {
-constexpr unsigned kMmnp = 0, kMmnm = 1, kMmtp = 2, kMmtm = 3;                                 // branch_retired
-constexpr unsigned kTypeUncond = 0, kTypeCond = 1, kTypeCall = 2, kTypeReturn = 3, kTypeIndirect = 4;
 constexpr unsigned kSbFull = 5;                                                                // resource_stall
 constexpr unsigned kNoSta = 1, kNoStd = 3, kPartialData = 4, kUnalignedAddr = 5;               // MOB_load_replay
-constexpr unsigned kSplitBit = 1;                                // load_port_replay / store_port_replay
-constexpr unsigned kLoadSplitComplete = 0, kStoreSplitComplete = 1;                            // memory_complete
+constexpr unsigned kLoadSplitComplete = 0;                                                     // memory_complete
 constexpr unsigned k64kConflict = 3;                                                           // memory_cancel
-constexpr unsigned kDataWalk = 0;                                                              // page_walk_type
-constexpr unsigned kFlush = 4;                                                                 // TC_misc
-constexpr unsigned kClearCycles = 0, kSmcClear = 6;                                            // machine_clear
-
-std::uint64_t dtlb_page(std::uint64_t physical, unsigned thread) {
-    return (physical >> kPageBits) ^ (static_cast<std::uint64_t>(thread) << 50);
-}
-
-bool splits(std::uint64_t address, unsigned size) { return (address & 63) + size > 64; }
-
-// retired_branch_type / retired_mispred_branch_type bits of a branch class (table definitions: CALL counts
-// direct and indirect calls for retired_branch_type, INDIRECT counts returns, indirect calls and indirect jumps).
-unsigned branch_type_bits(InsnClass c, bool mispredicted_type) {
-    switch (c) {
-    case InsnClass::CondBranch: return 1u << kTypeCond;
-    case InsnClass::DirectJump: return 1u << kTypeUncond;
-    case InsnClass::DirectCall: return mispredicted_type ? 0u : 1u << kTypeCall;
-    case InsnClass::IndirectCall: return 1u << kTypeCall | 1u << kTypeIndirect;
-    case InsnClass::Return: return 1u << kTypeReturn | 1u << kTypeIndirect;
-    case InsnClass::IndirectJump: return 1u << kTypeIndirect;
-    default: return 0;
-    }
-}
 }  // namespace
 
 Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
@@ -98,33 +72,14 @@ Tick Core::load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSp
     }
     const Tick issue = issue_on(Unit::Load, ready, 1);
     *spec = issue + latency;
-    const std::uint64_t physical = fold(m.address, asid(t));
-    Tick access = issue;
-    if (!dtlb_.access(dtlb_page(physical, t))) {
-        sink->event(to_cycle(issue), EventId::PageWalkType, kDataWalk);
-        *causes |= kReplayDtlbMiss;
-        access += to_ticks(cfg_.page_walk_cycles);
-    }
-    const MemorySystem::LoadResult r = mem_.load(m.address, physical, asid(t), access, sink);
-    Tick fill = r.fill;
-    bool l1_miss = r.l1_miss, l2_miss = r.l2_miss;
-    Tick penalty = 0;
-    const bool split = splits(m.address, size);
-    std::uint64_t second = 0;
-    if (split) {
-        // The second line is a second access (for the miss counts) and the load is replayed once.
-        second = (m.address | 63) + 1;
-        const MemorySystem::LoadResult r2 = mem_.load(second, fold(second, asid(t)), asid(t), access, sink);
-        l1_miss = l1_miss || r2.l1_miss;
-        l2_miss = l2_miss || r2.l2_miss;
-        fill = max_tick(fill, r2.fill);
-        penalty = to_ticks(cfg_.split_penalty);
-        sink->event(to_cycle(issue), EventId::LoadPortReplay, kSplitBit);
-        *causes |= kReplaySplit;
-        *mob |= 1u << kSplitBit;
-    }
-    if (l1_miss) *causes |= kReplayL1LoadMiss;
-    if (l2_miss) *causes |= kReplayL2LoadMiss;
+    const LoadAccess a = load_access(t, m, issue, sink);
+    *causes |= a.causes;
+    *mob |= a.mob;
+    const Tick access = a.access;
+    const Tick fill = a.fill;
+    const bool split = a.split;
+    const std::uint64_t second = a.second;
+    const Tick penalty = split ? to_ticks(cfg_.split_penalty) : 0;
 
     Tick data;
     if (fill <= access) {
@@ -175,64 +130,12 @@ Tick Core::load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSp
 void Core::retire_branch(Thread& th, unsigned t, const Instruction& insn, UopRecord* rec, Cycle deliver, Tick done,
                          bool mispredicted, unsigned rob_limit, EventSink* sink, Outcome* out) {
     const Cycle when = rec->retire;
-    const bool taken = insn.cls != InsnClass::CondBranch || insn.taken;
-    sink->event(when, EventId::BranchRetired, taken ? (mispredicted ? kMmtm : kMmtp) : (mispredicted ? kMmnm : kMmnp));
-    for (unsigned bits = branch_type_bits(insn.cls, false); bits != 0; bits &= bits - 1)
-        sink->event(when, EventId::RetiredBranchType, static_cast<unsigned>(__builtin_ctz(bits)));
+    branch_events(insn, mispredicted, when, sink);
     if (!mispredicted) return;
-    sink->event(when, EventId::MispredBranchRetired, 0);
-    for (unsigned bits = branch_type_bits(insn.cls, true); bits != 0; bits &= bits - 1)
-        sink->event(when, EventId::RetiredMispredBranchType, static_cast<unsigned>(__builtin_ctz(bits)));
     rec->replay_causes |= kReplayMispredBranch;
     const Cycle resolve = ceil_cycle(done) + cfg_.branch_resolve;
     th.next_fetch = max_cycle(th.next_fetch, resolve + cfg_.redirect);
     wrong_path(th, t, deliver, resolve, when, rob_limit, Outcome::kMaxUops - out->num_uops, sink);
-}
-
-Tick Core::store_address(Thread& th, unsigned t, const MemOperand& m, Tick issue, Tick done, EventSink* sink,
-                         std::uint16_t* causes, std::uint16_t* mob) {
-    (void)th;
-    const std::uint64_t physical = fold(m.address, asid(t));
-    if (!dtlb_.access(dtlb_page(physical, t))) {
-        sink->event(to_cycle(issue), EventId::PageWalkType, kDataWalk);
-        *causes |= kReplayDtlbMiss;
-        done += to_ticks(cfg_.page_walk_cycles);
-    }
-    if (splits(m.address, m.size == 0 ? 1 : m.size)) {
-        done += to_ticks(cfg_.split_penalty);
-        sink->event(to_cycle(issue), EventId::StorePortReplay, kSplitBit);
-        sink->event(to_cycle(done), EventId::MemoryComplete, kStoreSplitComplete);
-        *causes |= kReplaySplit;
-        *mob |= 1u << kSplitBit;
-    }
-    return done;
-}
-
-void Core::commit_store(Thread& th, unsigned t, unsigned sb_index, const MemOperand* m, std::uint64_t sseq,
-                        Cycle retire, EventSink* sink) {
-    Cycle c = retire + cfg_.store_commit_delay;
-    if (c <= th.last_commit) c = th.last_commit + 1;
-    th.last_commit = c;
-    Tick released = to_ticks(c + 1);
-    if (m != nullptr) {
-        const std::uint64_t physical = fold(m->address, asid(t));
-        released = mem_.store(m->address, physical, asid(t), to_ticks(c), sink);
-        if (cfg_.detect_smc && code_regions_[(physical >> 10) & 4095] == physical >> 10) {
-            // A store into code the trace cache holds: the whole trace cache is flushed and the pipeline cleared.
-            tc_.flush();
-            for (std::uint64_t& r : code_regions_) r = ~std::uint64_t{0};
-            sink->event(c, EventId::TcMisc, kFlush, 2);  // the SDM: each flush is counted twice
-            sink->event(c, EventId::MachineClear, kSmcClear);
-            sink->interval(c, c + cfg_.smc_clear_cycles, EventId::MachineClear, kClearCycles);
-            set_mode(th, FrontMode::Idle, c);
-            th.next_fetch = max_cycle(th.next_fetch, c + cfg_.smc_clear_cycles);
-            th.fetch_mode = FrontMode::Deliver;
-            th.code_block = ~std::uint64_t{0};
-            ++th.detail.smc_flushes;
-        }
-    }
-    th.stores.set_commit(sb_index, to_ticks(c));
-    th.sb_free[sseq & 63] = ceil_cycle(released);
 }
 
 void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, const Delivery& d,
@@ -388,7 +291,7 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
                     break;
                 case UopRole::StoreAddr:
                     if (s.mem < insn.num_mem && s.mem < kMaxMemOperands)
-                        done = store_address(th, t, insn.mem[s.mem], issue, done, sink, &causes, &mob);
+                        done = store_address(t, insn.mem[s.mem], issue, done, sink, &causes, &mob);
                     sta_done = done;
                     break;
                 case UopRole::Branch: branch_done = done; break;

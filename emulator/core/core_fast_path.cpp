@@ -6,7 +6,7 @@
 //
 // It must stay step for step the general path restricted to these cases: CoreConfig::fast_path turns it off, and
 // tests/emulator/core_fast_path_test.cpp checks that both give identical Outcomes on mixed traces.
-#include "emulator/core/core.h"
+#include "emulator/core/core_memory.h"
 
 namespace netburst::emu {
 
@@ -15,9 +15,14 @@ constexpr unsigned kFromDeliver = 1;  // uop_queue_writes
 constexpr unsigned kSbFull = 5;       // resource_stall
 }  // namespace
 
-void Core::execute(const Instruction& insn, Outcome* out) {
+void Core::execute(const Instruction& insn, const UopPlan& plan, Outcome* out) {
     out->clear();
-    const unsigned t = cfg_.hyper_threading ? (insn.thread & 1u) : 0u;
+    if (__builtin_expect(timing_stale_, 0)) {
+        // Time resumes after the functional tier: every fill is complete.
+        mem_.forget_timing();
+        timing_stale_ = false;
+    }
+    const unsigned t = insn.thread & thread_mask_;
     Thread& th = threads_[t];
     if (!th.active) {
         // A logical processor that was stopped runs again: it competes for the core from its next fetch.
@@ -31,19 +36,19 @@ void Core::execute(const Instruction& insn, Outcome* out) {
     out->regs = insn.regs;
     th.cpl = insn.cpl;
     last_thread_ = t;
+    functional_who_ = kNobody;  // the functional tier selects its qualifier again when it resumes
 
     EventSink sink;
     sink.bind(out, &th.pending);
     if (!th.pending.empty()) th.pending.drain(out);
     if ((++executed_ & 63) == 0) advance_time();
 
-    const UopPlan& plan = plans_.get(insn);
     if (plan.single && fast_ok_ && th.pending.empty() && th.fetch_mode == FrontMode::Deliver &&
         th.modes.current == FrontMode::Deliver && insn.cls != InsnClass::DirectCall &&
         insn.cls != InsnClass::IndirectCall && insn.cls != InsnClass::Return &&
         tc_.deliver_if_hit(t, tag_pc(insn.pc, t))) {
         if (plan.register_op) {
-            execute_register_op(th, t, insn, plan.specs[0], &sink, out);
+            execute_register_op(th, t, insn, plan, &sink, out);
         } else {
             execute_fast(th, t, insn, plan, &sink, out);
         }
@@ -167,7 +172,7 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
                 op_spec = max_tick(op_spec, spec_done);
             } else if (role == UopRole::StoreAddr) {
                 if (s.mem < insn.num_mem && s.mem < kMaxMemOperands)
-                    done = store_address(th, t, insn.mem[s.mem], issue, done, sink, &causes, &mob);
+                    done = store_address(t, insn.mem[s.mem], issue, done, sink, &causes, &mob);
                 sta_done = done;
             } else if (role == UopRole::Branch) {
                 branch_done = done;
@@ -232,8 +237,9 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
 }
 
 // One register uop (no memory, not a branch): the most common instruction, with nothing else to look at.
-inline void Core::execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopSpec& s,
+inline void Core::execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
                                       EventSink* sink, Outcome* out) {
+    const UopSpec& s = plan.specs[0];
     const Cycle deliver = fetch_bw_.take_own(t, th.next_fetch);
     queue_writes(th, deliver, kFromDeliver, 1, sink);
     out->fetch = deliver;
@@ -277,7 +283,7 @@ inline void Core::execute_register_op(Thread& th, unsigned t, const Instruction&
     ++th.stats.uops_retired;
     th.stats.cycles = retire + 1;
     ++th.detail.tc_hits;
-    th.recent[th.recent_pos] = plans_.last_plan();
+    th.recent[th.recent_pos] = &plan;
     th.recent_pos = (th.recent_pos + 1) & 15;
     if (th.recent_count < 16) ++th.recent_count;
     const bool quiet = retire + 1 < th.running_emitted + fast_.step && next_fetch < modes_emitted_ + fast_.step;

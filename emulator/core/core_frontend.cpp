@@ -17,9 +17,12 @@ constexpr unsigned kWalkInstruction = 1;                             // page_wal
 
 }  // namespace
 
-Cycle Core::build(Thread& th, unsigned t, const Instruction& insn, Cycle earliest, EventSink* sink) {
+template <class Sink>
+Cycle Core::build(Thread& th, unsigned t, const Instruction& insn, Cycle earliest, Sink* sink) {
     const bool building = th.fetch_mode == FrontMode::Build;
-    Cycle decode = building ? max_cycle(earliest, th.last_decode + 1) : earliest + cfg_.tc_miss_cycles;
+    Cycle decode = 0;
+    if constexpr (Sink::kTiming)
+        decode = building ? max_cycle(earliest, th.last_decode + 1) : earliest + cfg_.tc_miss_cycles;
     const std::uint64_t block = insn.pc >> 6;
     if (block != th.code_block) {
         const bool sequential = building && block == th.code_block + 1;
@@ -33,13 +36,17 @@ Cycle Core::build(Thread& th, unsigned t, const Instruction& insn, Cycle earlies
         }
         const std::uint64_t physical = fold(insn.pc, asid(t));
         const Tick bytes = mem_.code_read(physical, to_ticks(ready), sink);
-        if (!sequential || !itlb_hit) ready = max_cycle(ready, ceil_cycle(bytes));
+        if (Sink::kTiming && (!sequential || !itlb_hit)) ready = max_cycle(ready, ceil_cycle(bytes));
         th.code_block = block;
         decode = ready;
         if (cfg_.detect_smc) code_regions_[(physical >> 10) & 4095] = physical >> 10;
     }
     return decode;
 }
+
+// The two tiers.
+template Cycle Core::build(Thread&, unsigned, const Instruction&, Cycle, EventSink*);
+template Cycle Core::build(Thread&, unsigned, const Instruction&, Cycle, FunctionalSink*);
 
 void Core::fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
                  Delivery* d) {

@@ -1,5 +1,5 @@
-// What the core model drives, event by event and mask bit by mask bit. doc/emulator-coverage.md explains each
-// line at length; keep the two in step.
+// What the core model drives, event by event and mask bit by mask bit, and which of those counts depend on timing.
+// doc/emulator-coverage.md is generated from this table; keep the notes in step with the model.
 #include "emulator/model/coverage.h"
 
 namespace netburst::emu {
@@ -10,19 +10,27 @@ constexpr Coverage M = Coverage::Modelled;
 constexpr Coverage A = Coverage::Approximate;
 constexpr Coverage N = Coverage::NotModelled;
 
-// Coverage of each mask bit 0-15 of an event (bits the table does not define are N).
+// Coverage of each mask bit 0-15 of an event (bits the table does not define are N), and the mask bits whose count
+// depends on timing (see timing_dependent() in model/coverage.h).
 struct Row {
     Coverage bits[16];
     const char* note;
+    std::uint16_t timing;
 };
 
 constexpr Row row(Coverage all, const char* note) {
-    return Row{{all, all, all, all, all, all, all, all, all, all, all, all, all, all, all, all}, note};
+    return Row{{all, all, all, all, all, all, all, all, all, all, all, all, all, all, all, all}, note, 0};
 }
 constexpr Row with(Row r, unsigned bit, Coverage c) {
     r.bits[bit] = c;
     return r;
 }
+// The mask bits of `r` whose counts depend on timing.
+constexpr Row timed(Row r, std::uint16_t bits) {
+    r.timing = static_cast<std::uint16_t>(r.timing | bits);
+    return r;
+}
+constexpr std::uint16_t kAllBits = 0xFFFF;
 
 constexpr Row kIoq = with(with(with(with(with(with(with(with(with(with(with(row(N,
     "One record per bus transaction of this processor: demand reads and reads for ownership as ALL_READ, write-backs "
@@ -40,9 +48,9 @@ constexpr Row kBsq = with(with(with(row(N,
 constexpr Row table_row(EventId id) {
     switch (id) {
     case EventId::TcDeliverMode:
-        return row(M, "Per-cycle modes of both logical processors as intervals: deliver (trace-cache hit), build "
+        return timed(row(M, "Per-cycle modes of both logical processors as intervals: deliver (trace-cache hit), build "
                       "(decoding after a miss), idle (stopped, paused, in a microcode ROM flow or clearing); with "
-                      "one logical processor LP1 is idle, so only DI, BI (and ID, IB) occur.");
+                      "one logical processor LP1 is idle, so only DI, BI (and ID, IB) occur."), kAllBits);
     case EventId::BpuFetchRequest:
         return row(A, "One request per 64-byte code block fetched from the L2 in build mode.");
     case EventId::ItlbReference:
@@ -51,9 +59,9 @@ constexpr Row table_row(EventId id) {
                            "needs memory types the input does not carry."),
                     2, N);
     case EventId::MemoryCancel:
-        return with(row(N, "64K_CONF: a load whose address equals an in-flight older store's modulo 64 KB without "
+        return timed(with(row(N, "64K_CONF: a load whose address equals an in-flight older store's modulo 64 KB without "
                            "overlapping it waits for the store. ST_RB_FULL (store request buffers) is not modelled."),
-                    3, A);
+                    3, A), kAllBits);
     case EventId::MemoryComplete:
         return with(with(row(N, "LSC/SSC when a load or store that crosses a 64-byte line completes. USC and ULC "
                                 "have no documented meaning."),
@@ -64,9 +72,9 @@ constexpr Row table_row(EventId id) {
     case EventId::StorePortReplay:
         return row(M, "Every store crossing a 64-byte line is replayed once at the store port.");
     case EventId::MobLoadReplay:
-        return row(A, "Store-forwarding rules: NO_STA (older store address unknown), NO_STD (forwarding data not "
+        return timed(row(A, "Store-forwarding rules: NO_STA (older store address unknown), NO_STD (forwarding data not "
                       "ready), PARTIAL_DATA and UNALGN_ADDR (overlap that cannot forward), one record per replayed "
-                      "load.");
+                      "load."), kAllBits);
     case EventId::PageWalkType:
         return row(A, "A page walk per DTLB miss (64 entries, fully associative, LRU) and per ITLB miss; wrong-path "
                       "uops do not access memory, so their speculative walks are missing.");
@@ -77,15 +85,15 @@ constexpr Row table_row(EventId id) {
         return row(A, "L2 (and L3) lookups of loads, code fetches and committed stores, Exclusive or Modified; no "
                       "other caching agent is modelled, so no line is ever Shared and HITS counts zero, as on a "
                       "single-package machine; there is no hardware prefetcher.");
-    case EventId::IoqAllocation:
-    case EventId::IoqActiveEntries: return kIoq;
+    case EventId::IoqAllocation: return kIoq;
+    case EventId::IoqActiveEntries: return timed(kIoq, kAllBits);
     case EventId::FsbDataActivity:
-        return with(with(row(A, "Data-bus cycles of this processor's transfers: DRDY for every data clock, DBSY for "
+        return timed(with(with(row(A, "Data-bus cycles of this processor's transfers: DRDY for every data clock, DBSY for "
                                 "all but the last. Other agents are not modelled."),
                          2, N),
-                    5, N);
-    case EventId::BsqAllocation:
-    case EventId::BsqActiveEntries: return kBsq;
+                    5, N), kAllBits);
+    case EventId::BsqAllocation: return kBsq;
+    case EventId::BsqActiveEntries: return timed(kBsq, kAllBits);
     case EventId::SseInputAssist:
         return row(N, "Needs operand values (denormals), which the input does not carry.");
     case EventId::PackedSpUop:
@@ -94,24 +102,24 @@ constexpr Row table_row(EventId id) {
     case EventId::ScalarDpUop:
     case EventId::Mmx64Uop:
     case EventId::Mmx128Uop:
-        return row(A, "One uop per instruction of the class when it executes; wrong-path uops are synthesised from "
-                      "recent correct-path uops.");
+        return timed(row(A, "One uop per instruction of the class when it executes; wrong-path uops are synthesised from "
+                      "recent correct-path uops."), kAllBits);
     case EventId::X87FpUop:
-        return row(A, "One uop per x87 arithmetic or divide instruction, every uop of a transcendental microcode "
-                      "flow; wrong-path uops are synthesised.");
+        return timed(row(A, "One uop per x87 arithmetic or divide instruction, every uop of a transcendental microcode "
+                      "flow; wrong-path uops are synthesised."), kAllBits);
     case EventId::X87SimdMovesUop:
-        return row(A, "ALLP0 for x87/SIMD register moves and store data, ALLP2 for x87/SIMD loads (including the "
-                      "load of a load-op).");
+        return timed(row(A, "ALLP0 for x87/SIMD register moves and store data, ALLP2 for x87/SIMD loads (including the "
+                      "load of a load-op); wrong-path uops are synthesised."), kAllBits);
     case EventId::TcMisc:
         return row(A, "Trace-cache flushes, counted twice each: the model flushes when a store hits a 1 KB region "
                       "of code held in the trace cache (self-modifying code).");
     case EventId::GlobalPowerEvents:
-        return row(M, "Every cycle from the start until the logical processor stops, as intervals.");
+        return timed(row(M, "Every cycle from the start until the logical processor stops, as intervals."), kAllBits);
     case EventId::TcMsXfer:
         return row(A, "Each switch to the microcode ROM, counted twice (table note).");
     case EventId::UopQueueWrites:
-        return row(A, "Every delivered uop by source: trace cache in deliver mode, decoder in build mode, ROM; "
-                      "wrong-path uops count as delivered.");
+        return timed(row(A, "Every delivered uop by source: trace cache in deliver mode, decoder in build mode, ROM; "
+                      "wrong-path uops count as delivered (FROM_TC_DELIVER)."), 1u << 1);
     case EventId::RetiredMispredBranchType:
         return with(row(M, "Mispredicted retired branches by class at retirement: conditional, indirect call "
                            "(CALL and INDIRECT), return (RETURN and INDIRECT), indirect jump (INDIRECT). Direct "
@@ -122,7 +130,7 @@ constexpr Row table_row(EventId id) {
                            "(returns, indirect calls and jumps); UNCONDITIONAL for direct jumps."),
                     0, A);
     case EventId::ResourceStall:
-        return row(M, "Cycles allocation waits for a store buffer entry, as intervals.");
+        return timed(row(M, "Cycles allocation waits for a store buffer entry, as intervals."), kAllBits);
     case EventId::WcBuffer:
         return row(N, "Write-combining memory and non-temporal stores are not distinguished by the input.");
     case EventId::B2bCycles:
@@ -131,20 +139,21 @@ constexpr Row table_row(EventId id) {
     case EventId::Response:
         return row(N, "No documented semantics (and they concern other bus agents).");
     case EventId::FrontEndEvent:
-        return row(M, "The PMU counts it from the uop records (kind Load/Store for uop_type tagging, bogus flag).");
+        return timed(row(M, "The PMU counts it from the uop records (kind Load/Store for uop_type tagging, bogus flag)."), 1u << 1);
     case EventId::ExecutionEvent:
-        return row(M, "The PMU counts it from the uop records (execution event, bogus flag).");
+        return timed(row(M, "The PMU counts it from the uop records (execution event, bogus flag)."), 0xF0);
     case EventId::ReplayEvent:
-        return with(row(M, "The PMU counts it from the uop records' replay causes; wrong-path uops never carry one, "
-                           "so BOGUS counts only what the PMU's tagging allows."),
-                    1, A);
+        return timed(with(row(M, "The PMU counts it from the uop records' replay causes; wrong-path uops never carry one, "
+                           "so BOGUS counts only what the PMU's tagging allows. NBOGUS depends on timing only when MOB replays are "
+                           "selected (the PMU then runs the timing tier)."),
+                    1, A), 1u << 1);
     case EventId::InstrRetired:
-        return row(M, "The PMU counts it from the uop records (last_of_instruction, bogus flag); wrong-path "
-                      "instruction boundaries follow the synthesised uops.");
+        return timed(row(M, "The PMU counts it from the uop records (last_of_instruction, bogus flag); wrong-path "
+                      "instruction boundaries follow the synthesised uops."), 1u << 2 | 1u << 3);
     case EventId::UopsRetired:
-        return with(row(M, "The PMU counts it from the uop records. Microcode flows longer than the record cap "
+        return timed(with(row(M, "The PMU counts it from the uop records. Microcode flows longer than the record cap "
                            "(long rep strings) are summarised and under-counted."),
-                    1, A);
+                    1, A), 1u << 1);
     case EventId::UopType:
         return row(M, "Load uops are kind Load, store-address uops kind Store.");
     case EventId::BranchRetired:
@@ -154,13 +163,13 @@ constexpr Row table_row(EventId id) {
     case EventId::X87Assist:
         return row(N, "Needs operand values and x87 stack state the input does not carry.");
     case EventId::MachineClear:
-        return with(with(row(N, "Self-modifying-code clears (a store into code held in the trace cache) and their "
+        return timed(with(with(row(N, "Self-modifying-code clears (a store into code held in the trace cache) and their "
                                 "cycles; memory-ordering clears need snoops from other agents and are not "
                                 "modelled."),
                          0, A),
-                    6, A);
+                    6, A), 1u << 0);
     case EventId::InstrCompleted:
-        return row(M, "The PMU counts it from the uop records.");
+        return timed(row(M, "The PMU counts it from the uop records."), 1u << 1);
     case EventId::Count_: break;
     }
     return row(N, "Not an event.");
@@ -173,6 +182,11 @@ Coverage coverage(EventId event, unsigned mask_bit) {
     const EventDef& def = event_def(event);
     if ((valid_mask_bits(def) >> mask_bit & 1u) == 0) return Coverage::NotModelled;
     return table_row(event).bits[mask_bit];
+}
+
+bool timing_dependent(EventId event, unsigned mask_bit) {
+    if (coverage(event, mask_bit) == Coverage::NotModelled) return false;
+    return (table_row(event).timing >> mask_bit & 1u) != 0;
 }
 
 const char* coverage_note(EventId event) {

@@ -120,6 +120,10 @@ inline void write_uop(UopRecord* u, Cycle retire, UopKind kind, bool bogus, bool
 
 class EventSink {
 public:
+    // The timing tier's sink (FunctionalSink is the functional tier's): code shared by both tiers is a template
+    // over the sink and computes times only when kTiming.
+    static constexpr bool kTiming = true;
+
     void bind(Outcome* out, PendingRecords* pending) {
         out_ = out;
         pending_ = pending;

@@ -2,14 +2,9 @@
 
 namespace netburst::emu {
 
+using namespace memory_system_detail;
+
 namespace {
-// BSQ_cache_reference mask bits.
-constexpr unsigned kRd2HitE = 1, kRd2HitM = 2, kRd3HitE = 4, kRd3HitM = 5, kWr2Hit = 6, kWr3Hit = 7;
-constexpr unsigned kRd2Miss = 8, kRd3Miss = 9, kWr2Miss = 10, kWr3Miss = 11;
-
-// L2/L3 line state: dirty bit per 64-byte sector.
-constexpr std::uint32_t dirty_bit(std::uint64_t physical) { return 1u << ((physical >> 6) & 1); }
-
 unsigned clamp_count(unsigned n, unsigned max) { return n == 0 ? 1 : (n > max ? max : n); }
 
 // Dirty sectors of a line (two state bits). Written out to avoid the libgcc popcount helper in the Valgrind tool.
@@ -44,56 +39,17 @@ bool MemorySystem::l1_holds(std::uint64_t linear, unsigned asid) {
     return line != nullptr && line->aux == asid;
 }
 
-MemorySystem::LoadResult MemorySystem::load(std::uint64_t linear, std::uint64_t physical, unsigned asid,
-                                            Tick access, EventSink* out) {
-    ++stats_.l1_loads;
-    const std::uint64_t block = linear >> l1_.line_bits();
-    CacheLine* line = l1_.touch(block);
-    if (line != nullptr && line->aux == asid) return LoadResult{line->ready, false, false};
-    ++stats_.l1_load_misses;
-    // The miss is known after the tag check.
-    Tick start = access + l1_ticks_;
-    if (line != nullptr) {
-        // The other address space's line at this linear address: it keeps its place until its fill is done
-        // and the load waiting for it has read it, then this miss replaces it.
-        ++stats_.alias_conflicts;
-        start = max_tick(start, max_tick(line->ready, line->used));
-    }
-    unsigned fb = 0;
-    for (unsigned i = 1; i < fill_buffers_; ++i)
-        if (fill_free_[i] < fill_free_[fb]) fb = i;
-    start = max_tick(start, fill_free_[fb]);
-    bool l2_miss = false;
-    const Tick fill = read_l2(physical, start, false, &l2_miss, out);
-    fill_free_[fb] = fill;
-    if (line == nullptr) {
-        CacheLine victim;
-        line = l1_.insert(block, &victim);
-    }
-    line->aux = asid;
-    line->ready = fill;
-    line->used = 0;
-    return LoadResult{fill, true, l2_miss};
-}
-
 void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
     CacheLine* line = l1_.peek(linear >> l1_.line_bits());
-    if (line != nullptr && line->aux == asid && when > line->used) line->used = when;
+    if (line == nullptr || line->aux != asid) return;
+    LineTiming& timing = l1_.timing(line);
+    if (when > timing.used) timing.used = when;
 }
 
-Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, EventSink* out) {
-    ++stats_.l2_reads;
-    const Tick slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
-    const std::uint64_t block = physical >> l2_.line_bits();
-    CacheLine* line = l2_.touch(block);
-    if (line != nullptr) {
-        *missed = false;
-        out->event(to_cycle(slot), EventId::BsqCacheReference,
-                   (line->state & dirty_bit(physical)) != 0 ? kRd2HitM : kRd2HitE);
-        if (for_ownership) line->state |= dirty_bit(physical);
-        return max_tick(slot + l2_ticks_, line->ready);
-    }
-    *missed = true;
+// read_l2() when the L2 misses (slot: the L2 port cycle the read got; block: the L2 block).
+template <class Sink>
+Tick MemorySystem::read_l2_miss(std::uint64_t physical, std::uint64_t block, Tick slot, bool for_ownership,
+                                Sink* out) {
     ++stats_.l2_read_misses;
     out->event(to_cycle(slot), EventId::BsqCacheReference, kRd2Miss);
     Tick data;
@@ -104,66 +60,65 @@ Tick MemorySystem::read_l2(std::uint64_t physical, Tick start, bool for_ownershi
         data = bus_.read(slot + l2_ticks_, for_ownership, out, &adjacent);
     }
     CacheLine victim;
-    line = l2_.insert(block, &victim);
-    line->ready = data;
+    CacheLine* line = l2_.insert<Sink::kTiming>(block, &victim);
+    if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
     line->state = for_ownership ? dirty_bit(physical) : 0;
     if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
     return data;
 }
 
-Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownership, EventSink* out) {
+template <class Sink>
+Tick MemorySystem::read_l3(std::uint64_t physical, Tick start, bool for_ownership, Sink* out) {
     const std::uint64_t block = physical >> l3_.line_bits();
-    CacheLine* line = l3_.touch(block);
+    CacheLine* line = l3_.touch<Sink::kTiming>(block);
     if (line != nullptr) {
         out->event(to_cycle(start), EventId::BsqCacheReference,
                    (line->state & dirty_bit(physical)) != 0 ? kRd3HitM : kRd3HitE);
-        return max_tick(start + l3_ticks_, line->ready);
+        return Sink::kTiming ? max_tick(start + l3_ticks_, l3_.timing(line).ready) : 0;
     }
     ++stats_.l3_read_misses;
     out->event(to_cycle(start), EventId::BsqCacheReference, kRd3Miss);
     Tick adjacent;
     const Tick data = bus_.read(start + l3_ticks_, for_ownership, out, &adjacent);
     CacheLine victim;
-    line = l3_.insert(block, &victim);
-    line->ready = data;
-    line->state = 0;
+    line = l3_.insert<Sink::kTiming>(block, &victim);
+    if constexpr (Sink::kTiming) l3_.timing(line).ready = data;
     if (victim.block != kInvalidBlock && victim.state != 0)
         bus_.write_back(start, dirty_sectors(victim.state), out);
     return data;
 }
 
-void MemorySystem::evict_l2(const CacheLine& victim, Tick when, EventSink* out) {
+template <class Sink>
+void MemorySystem::evict_l2(const CacheLine& victim, Tick when, Sink* out) {
     if (victim.state == 0) return;  // clean: dropped silently
     if (!has_l3_) {
         bus_.write_back(when, dirty_sectors(victim.state), out);
         return;
     }
-    CacheLine* line = l3_.touch(victim.block);
+    CacheLine* line = l3_.touch<Sink::kTiming>(victim.block);
     if (line != nullptr) {
         out->event(to_cycle(when), EventId::BsqCacheReference, kWr3Hit);
     } else {
         out->event(to_cycle(when), EventId::BsqCacheReference, kWr3Miss);
         CacheLine l3_victim;
-        line = l3_.insert(victim.block, &l3_victim);
-        line->ready = when;
+        line = l3_.insert<Sink::kTiming>(victim.block, &l3_victim);
+        if constexpr (Sink::kTiming) l3_.timing(line).ready = when;
         if (l3_victim.block != kInvalidBlock && l3_victim.state != 0)
             bus_.write_back(when, dirty_sectors(l3_victim.state), out);
     }
     line->state |= victim.state;
 }
 
-Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, EventSink* out) {
+template <class Sink>
+Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, Sink* out) {
     ++stats_.store_commits;
     // L1: write-through. A hit refreshes the line's LRU position.
     const std::uint64_t l1_block = linear >> l1_.line_bits();
-    CacheLine* l1_line = l1_.touch(l1_block);
+    CacheLine* l1_line = l1_.touch<Sink::kTiming>(l1_block);
     if ((l1_line == nullptr || l1_line->aux != asid) && write_allocate_) {
-        if (l1_line == nullptr) {
-            CacheLine victim;
-            l1_line = l1_.insert(l1_block, &victim);
-        }
+        if (l1_line == nullptr) l1_line = l1_.insert<Sink::kTiming>(l1_block);
         l1_line->aux = asid;
-        l1_line->ready = when;
+        if constexpr (Sink::kTiming) l1_.timing(l1_line).ready = when;
     }
     // Consecutive stores to one 64-byte block are combined on their way to the L2 (the write-combining path
     // between the write-through L1 and the L2): only the first of a run looks the L2 up.
@@ -171,9 +126,10 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     if (block64 == last_store_block_) return when + kTicksPerCycle;
     last_store_block_ = block64;
     // L2: write-back.
-    const Tick slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
+    Tick slot = 0;
+    if constexpr (Sink::kTiming) slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
     const std::uint64_t block = physical >> l2_.line_bits();
-    CacheLine* line = l2_.touch(block);
+    CacheLine* line = l2_.touch<Sink::kTiming>(block);
     if (line != nullptr) {
         out->event(to_cycle(slot), EventId::BsqCacheReference, kWr2Hit);
         line->state |= dirty_bit(physical);
@@ -183,9 +139,12 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     out->event(to_cycle(slot), EventId::BsqCacheReference, kWr2Miss);
     // The store moves into a write-combining buffer that waits for the line (read for ownership).
     unsigned w = 0;
-    for (unsigned i = 1; i < wc_buffers_; ++i)
-        if (wcb_free_[i] < wcb_free_[w]) w = i;
-    const Tick accept = max_tick(slot, wcb_free_[w]);
+    Tick accept = 0;
+    if constexpr (Sink::kTiming) {
+        for (unsigned i = 1; i < wc_buffers_; ++i)
+            if (wcb_free_[i] < wcb_free_[w]) w = i;
+        accept = max_tick(slot, wcb_free_[w]);
+    }
     Tick data;
     if (has_l3_) {
         data = read_l3(physical, accept + l2_ticks_, true, out);
@@ -194,17 +153,18 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
         data = bus_.read(accept + l2_ticks_, true, out, &adjacent);
     }
     CacheLine victim;
-    line = l2_.insert(block, &victim);
-    line->ready = data;
+    line = l2_.insert<Sink::kTiming>(block, &victim);
+    if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
     line->state = dirty_bit(physical);
     if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
-    wcb_free_[w] = data;
+    if constexpr (Sink::kTiming) wcb_free_[w] = data;
     return accept + kTicksPerCycle;
 }
 
-Tick MemorySystem::code_read(std::uint64_t physical, Tick when, EventSink* out) {
-    bool missed = false;
-    return read_l2(physical, when, false, &missed, out);
-}
+// The two tiers.
+template Tick MemorySystem::store(std::uint64_t, std::uint64_t, unsigned, Tick, EventSink*);
+template Tick MemorySystem::store(std::uint64_t, std::uint64_t, unsigned, Tick, FunctionalSink*);
+template Tick MemorySystem::read_l2_miss(std::uint64_t, std::uint64_t, Tick, bool, EventSink*);
+template Tick MemorySystem::read_l2_miss(std::uint64_t, std::uint64_t, Tick, bool, FunctionalSink*);
 
 }  // namespace netburst::emu

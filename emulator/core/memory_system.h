@@ -19,14 +19,29 @@
 
 #include "emulator/core/bus.h"
 #include "emulator/core/event_sink.h"
+#include "emulator/model/functional_sink.h"
 #include "emulator/core/lru_cache.h"
 #include "emulator/core/tick_ring.h"
 
 namespace netburst::emu {
 
+namespace memory_system_detail {
+// BSQ_cache_reference mask bits.
+constexpr unsigned kRd2HitE = 1, kRd2HitM = 2, kRd3HitE = 4, kRd3HitM = 5, kWr2Hit = 6, kWr3Hit = 7;
+constexpr unsigned kRd2Miss = 8, kRd3Miss = 9, kWr2Miss = 10, kWr3Miss = 11;
+
+// L2/L3 line state: dirty bit per 64-byte sector.
+constexpr std::uint32_t dirty_bit(std::uint64_t physical) { return 1u << ((physical >> 6) & 1); }
+}  // namespace memory_system_detail
+
 class MemorySystem {
 public:
     void reset(const CoreConfig& config);
+
+    // Both tiers run the same code (Sink is EventSink for the timing tier, FunctionalSink for the functional
+    // one): the caches' contents, replacement order and line states are one functional state, and the timing tier
+    // only adds what it computes on top (fill buffers, port slots, when data arrives). With FunctionalSink the
+    // Tick arguments are ignored and the returned times are 0.
 
     struct LoadResult {
         Tick fill;      // when the line is in the L1 (at or before the access for a hit)
@@ -36,16 +51,37 @@ public:
     // A load uop reading the L1 at tick `access`. `linear` indexes and tags the L1, `physical` (the linear
     // address with the address space folded in) tags the L2 and L3; `asid` names the address space. A load that
     // finds its line missing or still being filled is replayed by the core until the line is there.
-    LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick access, EventSink* out);
+    template <class Sink>
+    __attribute__((always_inline)) LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid,
+                                                   Tick access, Sink* out) {
+        ++stats_.l1_loads;
+        const std::uint64_t block = linear >> l1_.line_bits();
+        CacheLine* line = l1_.touch<Sink::kTiming>(block);
+        if (line != nullptr && line->aux == asid)
+            return LoadResult{Sink::kTiming ? l1_.timing(line).ready : 0, false, false};
+        return load_miss(block, line, physical, asid, access, out);
+    }
     // The replayed load that missed on this line read it at `when`: until then an aliasing line of the other
     // address space may not take the line's place.
     void mark_used(std::uint64_t linear, unsigned asid, Tick when);
 
     // A retired store writing the caches at tick `when`. Returns when its store-buffer entry is released.
-    Tick store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, EventSink* out);
+    template <class Sink>
+    Tick store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, Sink* out);
 
     // A 64-byte code fetch for trace-cache build mode, through the L2. Returns when the bytes arrive.
-    Tick code_read(std::uint64_t physical, Tick when, EventSink* out);
+    template <class Sink>
+    Tick code_read(std::uint64_t physical, Tick when, Sink* out) {
+        bool missed = false;
+        return read_l2(physical, when, false, &missed, out);
+    }
+
+    // The timing tier resumes after the functional tier: every fill is complete (lru_cache.h).
+    void forget_timing() {
+        l1_.forget_timing();
+        l2_.forget_timing();
+        if (has_l3_) l3_.forget_timing();
+    }
 
     // Forget port reservations before `tick` (time only moves forward).
     void advance(Tick tick) { l2_port_.advance(tick); }
@@ -61,9 +97,61 @@ public:
     bool l1_holds(std::uint64_t linear, unsigned asid);
 
 private:
-    Tick read_l2(std::uint64_t physical, Tick start, bool for_ownership, bool* missed, EventSink* out);
-    Tick read_l3(std::uint64_t physical, Tick start, bool for_ownership, EventSink* out);
-    void evict_l2(const CacheLine& victim, Tick when, EventSink* out);
+    // The L1 miss of load(), and read_l2()'s L2 hit, inline (their commonest cases); the L2 miss is not.
+    template <class Sink>
+    __attribute__((always_inline)) LoadResult load_miss(std::uint64_t block, CacheLine* line,
+                                                        std::uint64_t physical, unsigned asid, Tick access,
+                                                        Sink* out) {
+        ++stats_.l1_load_misses;
+        if (line != nullptr) ++stats_.alias_conflicts;
+        Tick start = 0;
+        unsigned fb = 0;
+        if constexpr (Sink::kTiming) {
+            // The miss is known after the tag check.
+            start = access + l1_ticks_;
+            if (line != nullptr) {
+                // The other address space's line at this linear address: it keeps its place until its fill is
+                // done and the load waiting for it has read it, then this miss replaces it.
+                const LineTiming& timing = l1_.timing(line);
+                start = max_tick(start, max_tick(timing.ready, timing.used));
+            }
+            for (unsigned i = 1; i < fill_buffers_; ++i)
+                if (fill_free_[i] < fill_free_[fb]) fb = i;
+            start = max_tick(start, fill_free_[fb]);
+        }
+        bool l2_miss = false;
+        const Tick fill = read_l2(physical, start, false, &l2_miss, out);
+        if constexpr (Sink::kTiming) fill_free_[fb] = fill;
+        if (line == nullptr) line = l1_.insert<Sink::kTiming>(block);
+        line->aux = asid;
+        if constexpr (Sink::kTiming) l1_.timing(line) = LineTiming{fill, 0};
+        return LoadResult{fill, true, l2_miss};
+    }
+    template <class Sink>
+    __attribute__((always_inline)) Tick read_l2(std::uint64_t physical, Tick start, bool for_ownership,
+                                                bool* missed, Sink* out) {
+        using namespace memory_system_detail;
+        ++stats_.l2_reads;
+        Tick slot = 0;
+        if constexpr (Sink::kTiming) slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
+        const std::uint64_t block = physical >> l2_.line_bits();
+        CacheLine* line = l2_.touch<Sink::kTiming>(block);
+        if (line != nullptr) {
+            *missed = false;
+            out->event(to_cycle(slot), EventId::BsqCacheReference,
+                       (line->state & dirty_bit(physical)) != 0 ? kRd2HitM : kRd2HitE);
+            if (for_ownership) line->state |= dirty_bit(physical);
+            return Sink::kTiming ? max_tick(slot + l2_ticks_, l2_.timing(line).ready) : 0;
+        }
+        *missed = true;
+        return read_l2_miss(physical, block, slot, for_ownership, out);
+    }
+    template <class Sink>
+    Tick read_l2_miss(std::uint64_t physical, std::uint64_t block, Tick slot, bool for_ownership, Sink* out);
+    template <class Sink>
+    Tick read_l3(std::uint64_t physical, Tick start, bool for_ownership, Sink* out);
+    template <class Sink>
+    void evict_l2(const CacheLine& victim, Tick when, Sink* out);
 
     LruCache<256, 16> l1_;      // up to 16 KB of 64-byte lines
     LruCache<16384, 8> l2_;     // up to 2 MB of 128-byte lines

@@ -89,6 +89,8 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     p->from_rom = p->serializing = p->fence = p->pause = false;
     p->flow_latency = 0;
     p->has_op = p->has_load = p->single = p->register_op = false;
+    p->functional.generation = 0;
+    for (std::uint64_t& n : p->functional.pending) n = 0;
     Builder b(c, p);
     const bool fp = is_fp_class(insn.cls);
     int load_ops[kMaxMemOperands];

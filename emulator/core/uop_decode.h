@@ -51,9 +51,50 @@ struct UopSpec {
     std::uint32_t count;      // Flow only: uops in the flow (records are capped, see UopPlan::emit_cap)
 };
 
+// What the functional tier (Core::execute_functional) keeps with a plan, worked out on its first use so that an
+// execution only walks what can change the functional state:
+//  - the signature (functional_sink.h) of each spec's uops when they meet no replay cause, valid for the sink
+//    generation it names, and for a spec that can meet replay causes (a memory access, the branch) the first of
+//    its block of signatures with causes (FunctionalSink::intern_caused): the signature of a uop that met some
+//    causes is then one addition away;
+//  - the uops whose signature cannot change (no memory operand, not the branch), merged by signature;
+//  - in program order, the loads and store addresses that access memory, the stores that commit, the branch uop.
+struct FunctionalPlan {
+    static constexpr unsigned kMaxSpecs = 8;
+    static constexpr std::uint8_t kNone = 0xFF;
+    std::uint64_t generation;           // FunctionalSink::generation() the indices belong to; 0: none yet
+    std::uint16_t signature[kMaxSpecs];
+    std::uint16_t caused_base[kMaxSpecs];  // access and branch specs only
+    std::uint8_t kinds;                 // bit 0: a Load uop, bit 1: a Store uop (instr_retired TAG/NTAG)
+    std::uint8_t num_fixed;
+    std::uint16_t fixed_signature[kMaxSpecs];
+    std::uint32_t fixed_count[kMaxSpecs];
+    std::uint8_t num_accesses;
+    std::uint8_t access_spec[kMaxSpecs];   // Load or StoreAddr specs with a memory operand
+    std::uint8_t num_commits;
+    std::uint8_t commit_mem[3];            // StoreData specs: their memory operand, or kNone (address unknown)
+    std::uint8_t branch_spec;              // the Branch spec, or kNone
+    // What execute_functional() does after delivery: nothing (a register operation: one signature, no memory
+    // access, no branch, not from the ROM), one load (one access, a load; nothing else that can change), a
+    // branch without memory accesses, or everything in general.
+    enum class Work : std::uint8_t { None, Load, Branch, General };
+    Work work;
+    std::uint8_t load_mem;                 // Work::Load: its memory operand
+    // A plan that stays put (PlanStore) counts its executions here, per qualifier, and the core adds them to the
+    // sink (retirement) and to its statistics only when asked (Core::flush_functional): an execution then costs
+    // one increment. Plans of the evictable PlanCache retire at once.
+    bool deferred;
+    std::uint64_t pending[4];
+    // Work::Branch in a deferred plan: the executions per qualifier and outcome (bit 1: taken, bit 0:
+    // mispredicted), whose branch uop and retirement events Core::flush_functional adds too; and the class they
+    // need.
+    std::uint64_t branch_outcomes[4][4];
+    InsnClass cls;
+};
+
 // Filled completely by decompose() (no default initialisation: it is rebuilt for every instruction).
 struct UopPlan {
-    static constexpr unsigned kMaxSpecs = 8;
+    static constexpr unsigned kMaxSpecs = FunctionalPlan::kMaxSpecs;
     UopSpec specs[kMaxSpecs];
     unsigned num_specs;
     std::uint64_t total_uops;   // all uops of the instruction, flows included
@@ -67,47 +108,23 @@ struct UopPlan {
     bool has_load;
     bool single;                // one or two uops, nothing that serialises: the core's fast path
     bool register_op;           // ... and of those, one register operation (no memory, not a branch)
+    // The functional tier's cache, filled on first use (decompose() only invalidates it). Mutable: the plan cache
+    // hands plans out as const, and this is a cache of what the plan implies, not part of the decomposition.
+    mutable FunctionalPlan functional;
 };
 
 void decompose(const CoreConfig& config, const Instruction& insn, UopPlan* plan);
 
 // Decompositions depend only on an instruction's shape (class, memory operands, a few register facts), of which
-// a program has few; they are computed once and looked up afterwards. Direct-mapped, keyed by the whole shape.
+// a program has few. PlanStore (below) keeps each shape's plan for good; this direct-mapped cache, keyed by the
+// whole shape, is its fallback for the shapes beyond the store's capacity.
 class PlanCache {
 public:
     void reset(const CoreConfig* config) {
         config_ = config;
         for (Entry& e : entries_) e.key = kNoKey;
-        for (ByPc& b : by_pc_) b = ByPc{~std::uint64_t{0}, nullptr, 0, InsnClass::Count_, 0};
     }
-    __attribute__((always_inline)) const UopPlan& get(const Instruction& insn) {
-        // Most lookups are for an instruction seen before at the same address: a shape is a property of the
-        // instruction's encoding (except a string operation's count), so the address, checked against the
-        // class, operand count and written registers, finds its plan without recomputing the shape.
-        ByPc& b = by_pc_[(insn.pc ^ (insn.pc >> 11)) & (kByPc - 1)];
-        if (b.pc == insn.pc && b.cls == insn.cls && b.num_mem == insn.num_mem && b.writes == insn.writes &&
-            insn.cls != InsnClass::StringOp)
-            return *(last_ = b.plan);
-        const UopPlan& plan = lookup(insn);
-        last_ = &plan;
-        b.pc = insn.pc;
-        b.cls = insn.cls;
-        b.num_mem = insn.num_mem;
-        b.writes = insn.writes;
-        b.plan = &plan;
-        return plan;
-    }
-    // The plan get() returned last.
-    const UopPlan* last_plan() const { return last_; }
-    const UopPlan& lookup(const Instruction& insn) {
-        const std::uint32_t key = shape_key(insn);
-        Entry& e = entries_[(key ^ (key >> 9) ^ (key >> 17)) & (kEntries - 1)];
-        if (e.key != key) {
-            decompose(*config_, insn, &e.plan);
-            e.key = key;
-        }
-        return e.plan;
-    }
+    const UopPlan& lookup(const Instruction& insn) { return entry(insn, shape_key(insn)).plan; }
     // Everything decompose() looks at.
     static std::uint32_t shape_key(const Instruction& insn) {
         const unsigned n = insn.num_mem > kMaxMemOperands ? kMaxMemOperands : insn.num_mem;
@@ -129,18 +146,58 @@ private:
         std::uint32_t key;
         UopPlan plan;
     };
-    static constexpr unsigned kByPc = 4096;
-    struct ByPc {
-        std::uint64_t pc;
-        const UopPlan* plan;
-        RegMask writes;
-        InsnClass cls;
-        std::uint8_t num_mem;
-    };
+    Entry& entry(const Instruction& insn, std::uint32_t key) {
+        Entry& e = entries_[(key ^ (key >> 9) ^ (key >> 17)) & (kEntries - 1)];
+        if (e.key != key) {
+            decompose(*config_, insn, &e.plan);
+            e.key = key;
+        }
+        return e;
+    }
     const CoreConfig* config_ = nullptr;
-    const UopPlan* last_ = nullptr;
     Entry entries_[kEntries];
-    ByPc by_pc_[kByPc];
+};
+
+// Plans that stay where they are until reset, interned by shape, for front ends that describe the same static
+// instruction again and again and can keep its plan with it: the Valgrind tool works the plan out once per
+// translated instruction, which saves the plan cache's lookup on every execution (Core::stable_plan).
+class PlanStore {
+public:
+    static constexpr unsigned kCapacity = 2048;
+
+    void reset(const CoreConfig* config) {
+        config_ = config;
+        count_ = 0;
+        for (std::uint16_t& s : slots_) s = 0;
+    }
+    // The plan of `insn`'s shape, or nullptr when the store is full.
+    const UopPlan* get(const Instruction& insn) {
+        const std::uint32_t key = PlanCache::shape_key(insn);
+        unsigned h = (key * 0x9E3779B9u) >> (32 - kSlotBits);
+        for (;; h = (h + 1) & (kSlots - 1)) {
+            if (slots_[h] == 0) break;
+            if (keys_[slots_[h] - 1] == key) return &plans_[slots_[h] - 1];
+        }
+        if (count_ == kCapacity) return nullptr;
+        decompose(*config_, insn, &plans_[count_]);
+        keys_[count_] = key;
+        slots_[h] = static_cast<std::uint16_t>(count_ + 1);
+        return &plans_[count_++];
+    }
+    // The plans handed out, for walking.
+    unsigned size() const { return count_; }
+    const UopPlan& operator[](unsigned i) const { return plans_[i]; }
+    // Whether `plan` is one of this store's.
+    bool holds(const UopPlan& plan) const { return &plan >= plans_ && &plan < plans_ + count_; }
+
+private:
+    static constexpr unsigned kSlotBits = 12;
+    static constexpr unsigned kSlots = 1u << kSlotBits;  // twice the capacity: short probes
+    const CoreConfig* config_ = nullptr;
+    unsigned count_ = 0;
+    std::uint16_t slots_[kSlots];  // plan index + 1, 0 when empty
+    std::uint32_t keys_[kCapacity];
+    UopPlan plans_[kCapacity];
 };
 
 // How many uop records the plan produces when a flow emits at most `cap` of its uops.

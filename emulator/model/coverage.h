@@ -17,4 +17,13 @@ Coverage coverage(EventId event, unsigned mask_bit);
 // One line on how the model produces (or why it does not produce) this event, for the documentation.
 const char* coverage_note(EventId event);
 
+// Whether the count of (event, mask bit) depends on timing. A functional pair's count depends only on the
+// program-order instruction stream and the functional state (trace cache, predictors, TLBs, cache contents, bus
+// requests caused by misses and write-backs, split accesses, uop decomposition, retired branch outcomes,
+// non-bogus retirement), so the emulator can count it without simulating cycles (its functional tier). A
+// timing-dependent pair counts cycles or something per cycle, wrong-path (bogus) uops, or replays that depend on
+// what is in flight; counting one makes the emulator simulate time (doc/emulator-model.md, "Tiers"). Pairs that
+// are not modelled are never emitted and answer false.
+bool timing_dependent(EventId event, unsigned mask_bit);
+
 }  // namespace netburst::emu

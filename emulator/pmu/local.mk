@@ -1,7 +1,7 @@
 # PMU model sources (owned by the PMU model work).
 libnetburst_emu_a_SOURCES += \
 	emulator/pmu/pmu.h emulator/pmu/pmu_types.h \
-	emulator/pmu/pmu.cpp emulator/pmu/pmu_feed.cpp emulator/pmu/pmu_counting.cpp \
+	emulator/pmu/pmu.cpp emulator/pmu/pmu_feed.cpp emulator/pmu/pmu_counting.cpp emulator/pmu/pmu_functional.cpp \
 	emulator/pmu/register_file.h emulator/pmu/register_file.cpp \
 	emulator/pmu/qualifier.h emulator/pmu/routing.h \
 	emulator/pmu/table_facts.h emulator/pmu/table_facts.cpp \

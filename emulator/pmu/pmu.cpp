@@ -64,7 +64,7 @@ MsrResult Pmu::write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value
         // A PEBS counter reloaded by software starts a new sampling period.
         c.pebs_armed = false;
         refresh_slow(c);
-        return MsrResult::Ok;
+        break;
     }
     case MsrKind::Cccr: {
         const bool had_ovf = regs_.ovf(ref.index);
@@ -75,18 +75,20 @@ MsrResult Pmu::write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value
             counters_[ref.index].pebs_armed = false;
         }
         reprogram(now);
-        return MsrResult::Ok;
+        break;
     }
     case MsrKind::Escr:
     case MsrKind::PebsEnable:
     case MsrKind::PebsMatrixVert:
         regs_.store(ref, thread, value);
         reprogram(now);
-        return MsrResult::Ok;
+        break;
     default:
         regs_.store(ref, thread, value);
-        return MsrResult::Ok;
+        break;
     }
+    update_needs_timing();
+    return MsrResult::Ok;
 }
 
 MsrResult Pmu::read_msr(unsigned thread, std::uint32_t msr, std::uint64_t* value, Cycle now) {
@@ -160,6 +162,7 @@ void Pmu::reprogram(Cycle now) {
         c.edge = f.edge;
         c.active_thread = f.active_thread;
         c.unsupported = false;
+        c.timing = false;
         c.pebs = false;
         if (counts) {
             counting_ |= bit32(n);
@@ -186,6 +189,7 @@ void Pmu::reprogram(Cycle now) {
         const CounterState& c = counters_[n];
         if (((counting_ >> n) & 1u) && (c.pmi_t0 || c.pmi_t1 || c.pebs)) watch_pmis_ = true;
     }
+    update_needs_timing();
 }
 
 // Counter n counts: decodes the ESCR its CCCR selects and routes that ESCR's event to it.
@@ -199,8 +203,11 @@ void Pmu::route_counter(unsigned n, unsigned escr_select) {
     const EventDef* ev = event_for_escr(escr, e.event_select);
     if (!ev || !event_on_model(*ev, model)) return;
     const std::uint16_t mask = effective_mask(*ev, e.event_mask, model);
-    for (unsigned b = 0; b < 16; ++b)
-        if (((mask >> b) & 1u) && coverage(ev->id, b) == Coverage::NotModelled) c.unsupported = true;
+    for (unsigned b = 0; b < 16; ++b) {
+        if (!((mask >> b) & 1u)) continue;
+        if (coverage(ev->id, b) == Coverage::NotModelled) c.unsupported = true;
+        if (timing_dependent(ev->id, b)) c.timing = true;
+    }
     if (c.unsupported) c.tainted = true;
     // uop_type only tags (its Table 19-29 note: it never increments a counter).
     if (mask == 0 || ev->tag_role == TagRole::FrontEndUpstream) return;

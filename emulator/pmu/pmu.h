@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "emulator/model/functional_sink.h"
 #include "emulator/model/outcome.h"
 #include "emulator/pmu/activity.h"
 #include "emulator/pmu/cycle_buckets.h"
@@ -38,6 +39,18 @@ public:
 
     // The core model's feed, in instruction order.
     void consume(const Outcome& outcome);
+
+    // Whether what software programmed needs the core's timing tier (recomputed at every MSR write): an enabled
+    // counter selects a timing-dependent (event, mask bit) (model/coverage.h), compares, edge-detects or filters
+    // by thread activity (it evaluates every cycle), or overflow machinery that acts at a cycle or on one uop is
+    // armed (OVF_PMI, FORCE_OVF, a Cascade bit, PEBS enables, a PMI or PEBS record owed), or replay tagging
+    // selects MOB replays. Otherwise every enabled counter counts only functional pairs and plain adds, and the
+    // emulator may feed the PMU with absorb() instead of consume().
+    bool needs_timing() const { return needs_timing_; }
+    // The functional tier's feed: adds what the core counted (since the last absorb, for the instructions run
+    // since then) to the counters that count it, as consume() would have from the same instructions' Outcomes.
+    // Counters keep their 40-bit wrap and set their sticky OVF flag. Only valid while !needs_timing().
+    void absorb(const FunctionalSink& counts);
     // Logical processor activity for the CCCR active-thread filter: `thread` is active from `cycle` on (or,
     // with active false, halted or finished from `cycle` on).
     void set_thread_active(unsigned thread, bool active, Cycle cycle);
@@ -73,6 +86,7 @@ private:
         bool pebs_armed = false;   // overflowed in PEBS mode: the next counted uop writes a record
         std::uint8_t pebs_thread = 0;
         bool unsupported = false;  // the current selection includes a pair the core does not model
+        bool timing = false;       // the current selection includes a timing-dependent pair
         bool tainted = false;      // counted such a selection since software last wrote the value
         // Per-cycle evaluation (CCCR fields).
         bool compare = false;
@@ -130,6 +144,12 @@ private:
     std::uint32_t overflowed_mask() const;
 
     void evaluate(unsigned n, Cycle until, Cycle idle_from);
+
+    // pmu_functional.cpp
+    void update_needs_timing();
+    void absorb_add(unsigned n, std::uint64_t count);
+    void absorb_own(EventId event, unsigned bit, unsigned q, std::uint64_t count);
+    void absorb_retirement(const FunctionalSink& counts, unsigned q);
     void evaluate_run(unsigned n, Cycle first, Cycle length, unsigned count, unsigned active, Cycle idle_from);
 
     PmuConfig config_;
@@ -172,6 +192,7 @@ private:
     Cycle reprogram_cycle_ = 0;
     // The uop being counted, for PEBS records (set only inside feed_uops).
     const Outcome* feeding_ = nullptr;
+    bool needs_timing_ = false;
 };
 
 }  // namespace netburst::emu

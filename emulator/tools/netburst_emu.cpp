@@ -20,7 +20,7 @@ using json = nlohmann::ordered_json;
 enum ExitCode { kExitOk = 0, kExitConflict = 1, kExitBadInput = 2 };
 
 const char* kUsage =
-    "Usage: netburst-emu replay TRACE [TRACE2] [--model N] [--l3] [--events EV,...] [--msr FILE] [--json]\n"
+    "Usage: netburst-emu replay TRACE [TRACE2] [--model N] [--l3] [--events EV,...] [--msr FILE] [--timing] [--json]\n"
     "       netburst-emu convert IN OUT [--to text|binary]\n"
     "Run instruction traces through the NetBurst cycle emulator (PMU and core model).\n"
     "\n"
@@ -34,6 +34,8 @@ const char* kUsage =
     "  --msr FILE       apply 'wrmsr ADDR VALUE [thread=T]' and 'poke ADDR VALUE' lines before the trace\n"
     "  --pmi-skid N     cycles from an overflow to the PMI being taken (default 20)\n"
     "  --no-pebs        report PEBS as unavailable (IA32_MISC_ENABLE bit 12)\n"
+    "  --timing         simulate every cycle (by default only while a counter counts something that depends on\n"
+    "                   timing; the other counts are the same either way, the cycle and bogus-uop figures not)\n"
     "  --json           print the results as JSON\n"
     "convert  rewrites a trace in the other form (text <-> binary); --to picks the output form (default: the\n"
     "         opposite of the input)\n"
@@ -94,6 +96,7 @@ json to_json(const ReplayOptions& o, const ReplayResult& r) {
             {"logical_processors", r.logical_processors},
             {"traces", o.traces},
             {"cycles", r.cycles},
+            {"timed_instructions", r.timed_instructions},
             {"threads", threads},
             {"events", events},
             {"counters", counters},
@@ -105,7 +108,13 @@ json to_json(const ReplayOptions& o, const ReplayResult& r) {
 void print_text(const ReplayOptions& o, const ReplayResult& r) {
     std::cout << "model " << o.model << " (" << model_codename(o.model) << ")" << (o.with_l3 ? " with L3" : "")
               << ", " << r.logical_processors << " logical processor" << (r.logical_processors > 1 ? "s" : "") << "\n";
-    std::cout << "cycles " << r.cycles << "\n";
+    std::uint64_t instructions = 0;
+    for (unsigned t = 0; t < r.logical_processors; ++t) instructions += r.threads[t].instructions;
+    std::cout << "cycles " << r.cycles;
+    if (r.timed_instructions < instructions)
+        std::cout << " (simulated for " << r.timed_instructions << " of " << instructions
+                  << " instructions: no counter needed cycles for the rest; --timing simulates them all)";
+    std::cout << "\n";
     for (unsigned t = 0; t < r.logical_processors; ++t)
         std::cout << "thread " << t << ": instructions " << r.threads[t].instructions << ", uops retired "
                   << r.threads[t].uops_retired << ", bogus uops " << r.threads[t].bogus_uops << "\n";
@@ -141,11 +150,12 @@ void print_text(const ReplayOptions& o, const ReplayResult& r) {
 }
 
 int replay_command(int argc, char** argv) {
-    enum { kModel = 1000, kL3, kHt, kEvents, kMsr, kSkid, kNoPebs, kJson };
+    enum { kModel = 1000, kL3, kHt, kEvents, kMsr, kSkid, kNoPebs, kJson, kTiming };
     static const option opts[] = {{"model", required_argument, nullptr, kModel}, {"l3", no_argument, nullptr, kL3},
                                   {"ht", no_argument, nullptr, kHt},           {"events", required_argument, nullptr, kEvents},
                                   {"msr", required_argument, nullptr, kMsr},   {"pmi-skid", required_argument, nullptr, kSkid},
                                   {"no-pebs", no_argument, nullptr, kNoPebs},  {"json", no_argument, nullptr, kJson},
+                                  {"timing", no_argument, nullptr, kTiming},
                                   {"help", no_argument, nullptr, 'h'},         {nullptr, 0, nullptr, 0}};
     ReplayOptions o;
     bool as_json = false;
@@ -175,6 +185,7 @@ int replay_command(int argc, char** argv) {
             break;
         }
         case kNoPebs: o.pebs_available = false; break;
+        case kTiming: o.timing = true; break;
         case kJson: as_json = true; break;
         case 'h': std::cout << kUsage; return kExitOk;
         default: usage_error(std::string("unknown option or missing argument: ") + argv[optind - 1]);

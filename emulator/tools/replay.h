@@ -20,6 +20,7 @@ struct ReplayOptions {
     std::string msr_file;             // raw writes applied before the trace
     unsigned pmi_skid_cycles = 20;
     bool pebs_available = true;
+    bool timing = false;  // every instruction in the timing tier (else only while a counter needs cycles)
 };
 
 struct EventValue {
@@ -44,7 +45,8 @@ struct ThreadStats {
 };
 
 struct ReplayResult {
-    Cycle cycles = 0;
+    Cycle cycles = 0;                      // simulated while the timing tier ran
+    std::uint64_t timed_instructions = 0;  // instructions the timing tier ran (the rest took no cycles)
     unsigned logical_processors = 1;
     ThreadStats threads[2];
     std::vector<EventValue> events;

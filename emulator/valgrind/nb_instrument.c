@@ -82,6 +82,7 @@ typedef struct {
     Bool faultable;        /* may leave through a fault or an emulation exit */
     Bool recorded;         /* not Valgrind's special sequence */
     UInt off, words;       /* its record in the block's slice of the buffer */
+    Int head;              /* the instruction whose record it shares (itself when it has its own) */
     ULong info;            /* record word 0, exits clear */
 } Insn;
 
@@ -426,13 +427,34 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     s.insns[n - 1].end = sb_in->stmts_used;
     analyse(&s, sb_in);
 
+    /* Runs of instructions that always run together share their first one's record (nb_runtime.h): a first one
+     * with its address words, then instructions that cannot fault and have nothing dynamic, the last of which
+     * may be a conditional branch (its exit ends the run: nothing after it is sure to run). */
+    Int head = -1;
+    for (Int i = 0; i < n; i++) {
+        Insn* in = &s.insns[i];
+        const Bool member = in->recorded && !in->d.dynamic_target && in->d.rep_mode == NB_REP_NONE &&
+                            in->kind != NB_CLASS_SYSCALL;
+        const Bool follower = member && !in->faultable && in->d.num_mem == 0 && in->mem_seen == 0;
+        in->d.group = 1;
+        in->head = i;
+        if (follower && head >= 0 && s.insns[head].d.group < 255) {
+            s.insns[head].d.group++;
+            in->d.group = 0;  /* counted by the head's record */
+            in->head = head;
+        } else {
+            head = member ? i : -1;
+        }
+        if (in->relevant_exits > 0) head = -1;
+    }
+
     /* Lay the records out and make the static infos. */
     UInt words = 0, recorded = 0;
     for (Int i = 0; i < n; i++) {
         Insn* in = &s.insns[i];
         if (!in->recorded) continue;
         in->off = words;
-        in->words = 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0);
+        in->words = in->d.group == 0 ? 0 : 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0);
         words += in->words;
         recorded++;
     }
@@ -486,6 +508,23 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
         if (in->faultable && committed < in->off) {
             emit_commit(out, base, in->off, NULL, 0);
             committed = in->off;
+        }
+        if (in->words == 0) {  /* its group's head records it */
+            const Insn* h = &s.insns[in->head];
+            Int exits = 0;
+            for (Int j = in->first + 1; j < in->end; j++) {
+                IRStmt* st = sb_in->stmts[j];
+                if (is_relevant_exit(in, st, exits)) {
+                    /* The run's last instruction, a branch: the shared word carries its exit, and leaving here
+                     * or not, the run is complete. */
+                    emit_word(out, base, h->off, info_with_exit(out, h->info, st->Ist.Exit.guard, exits));
+                    emit_commit(out, base, h->off + h->words, NULL, 0);
+                    committed = h->off + h->words;
+                    exits++;
+                }
+                addStmtToIRSB(out, st);
+            }
+            continue;
         }
         if (in->relevant_exits == 0) emit_word(out, base, in->off, mk_u64(in->info));
         Int access = 0, exits = 0;

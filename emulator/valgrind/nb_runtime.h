@@ -21,7 +21,13 @@ extern "C" {
  *             (bit 0: the first exit was taken; bit 1: the second);
  *   then:     one word per recorded memory operand (its address; NB_NO_ACCESS when a guarded access did not
  *             happen), and for indirect branches one word with the actual target.
- * Everything else about the instruction is static and lives in the info. */
+ * Everything else about the instruction is static and lives in the info.
+ *
+ * A run of instructions that always run together shares one record, its first instruction's: the first may have
+ * memory operands (their address words follow as usual) and may fault; the others cannot fault and have nothing
+ * dynamic, except that the last may be a conditional branch whose exit bits the shared word carries. If the first
+ * runs, they all run, in order. The runtime finds the others in the infos that follow the first (the infos of a
+ * translation are consecutive). */
 #define NB_NO_ACCESS (~(uint64_t)0)
 #define NB_EXIT_BITS 3u
 
@@ -52,6 +58,8 @@ struct nb_insn_desc {
     uint8_t branch_mode;      /* enum nb_branch_mode */
     uint8_t dynamic_target;   /* 1: a target word follows the addresses */
     uint8_t rep_mode;         /* enum nb_rep_mode */
+    uint8_t group;            /* >1: the record of this instruction stands for it and the next group-1 ones;
+                                 0: one of those */
 };
 
 /* How the launcher configured the tool. */
@@ -120,7 +128,8 @@ uint64_t nb_reg_x87(void);
 uint64_t nb_reg_gpr(unsigned n);
 uint64_t nb_reg_xmm(unsigned n);
 /* The InsnClass numbers the instrumenter tests. */
-enum nb_class_of_interest { NB_CLASS_COND_BRANCH, NB_CLASS_INDIRECT, NB_CLASS_INT_DIV, NB_CLASS_OTHER };
+enum nb_class_of_interest { NB_CLASS_COND_BRANCH, NB_CLASS_INDIRECT, NB_CLASS_INT_DIV, NB_CLASS_SYSCALL,
+                            NB_CLASS_OTHER };
 int nb_class_kind(uint8_t cls);
 
 /* ---- Services the C side provides -------------------------------------------------------------------------- */

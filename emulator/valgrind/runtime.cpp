@@ -111,10 +111,12 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
 
 void ToolRuntime::execute(const Instruction& insn) {
     emu_->execute(insn);
-    if (record_) {
-        if (record_used_ + trace::kMaxRecordBytes > kRecordBuffer) flush_recording();
-        record_used_ += trace::encode_record(insn, &codec_, record_ + record_used_);
-    }
+    if (record_) record(insn);
+}
+
+void ToolRuntime::record(const Instruction& insn) {
+    if (record_used_ + trace::kMaxRecordBytes > kRecordBuffer) flush_recording();
+    record_used_ += trace::encode_record(insn, &codec_, record_ + record_used_);
 }
 
 void ToolRuntime::flush_recording() {
@@ -123,44 +125,216 @@ void ToolRuntime::flush_recording() {
 }
 
 void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
+    // The tier cannot change while a batch is consumed (only MSR accesses change it), so the commonest case, the
+    // functional tier without --record, gets a loop of its own.
+    if (emu_->timing() || record_)
+        consume_loop<false>(p, end);
+    else
+        consume_loop<true>(p, end);
+}
+
+namespace {
+// A guarded access that did not happen: the instruction has fewer operands (another shape).
+Instruction without_absent_accesses(const Instruction& insn, unsigned words) {
+    Instruction partial = insn;
+    unsigned n = 0;
+    for (unsigned k = 0; k < words; ++k)
+        if (insn.mem[k].address != NB_NO_ACCESS) partial.mem[n++] = insn.mem[k];
+    partial.num_mem = static_cast<std::uint8_t>(n);
+    return partial;
+}
+
+// A run's instructions (the templates of the infos from `head` on) through the functional tier as one group plan.
+// Out of line: the group's work has the registers to itself (the record loop around it is large).
+__attribute__((noinline)) void run_group(Emulator& emu, unsigned lp, unsigned cpl, const GroupPlan& plan,
+                                         InsnInfo* head) {
+    // The members' templates as they are: the functional tier takes the logical processor from the run (an
+    // Instruction's `thread` is read on entry only).
+    emu.execute_group_functional(lp, cpl, plan, [head](unsigned k) -> const Instruction& { return head[k].tmpl; });
+}
+
+// The run of `head` (look_up_run) from its record on, if all of it came: word 0 of head's record was read (its
+// exit bits `bits`), `p` is at the word after it. Writes each record's addresses and outcome into its
+// instructions' templates and returns where the run's records end; nullptr (templates partly written, which the
+// record-by-record way writes again) when a record is missing (the translation was left early, through a fault)
+// or an access was absent (a guarded access that did not happen: another shape).
+__attribute__((always_inline)) inline const std::uint64_t* take_run(InsnInfo* head, unsigned bits,
+                                                                    const std::uint64_t* p,
+                                                                    const std::uint64_t* end) {
+    InsnInfo* const stop = head + head->run_members;
+    for (InsnInfo* r = head;;) {
+        const unsigned words = r->mem_words;
+        for (unsigned w = 0; w < words; ++w) {
+            if (p[w] == NB_NO_ACCESS) return nullptr;
+            r->tmpl.mem[w].address = p[w];
+        }
+        p += words;
+        if (r->exit_at != InsnInfo::kNoExit) {
+            InsnInfo* const branch = r + r->exit_at;
+            branch->tmpl.taken = ((bits ^ (branch->invert ? 1u : 0u)) & 1u) != 0;
+        }
+        r += r->span;
+        if (r == stop) return p;
+        // The next record of the run, or not.
+        if (p == end || (*p & ~std::uint64_t{7}) != reinterpret_cast<std::uint64_t>(r)) return nullptr;
+        bits = static_cast<unsigned>(*p++ & NB_EXIT_BITS);
+    }
+}
+}  // namespace
+
+template <bool kQuietFunctional>
+void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end) {
+    // The hot loop: locals for what stays put, and each instruction's dynamic fields written into its info's
+    // template in place (the runtime owns the infos and runs one instruction at a time) instead of a copy.
+    Emulator& emu = *emu_;
+    const std::uint8_t lp = lp_;
+    std::uint64_t executed = 0;
+    // One instruction with its plan, the fast way.
+    const auto run = [&](const Instruction& insn, const UopPlan& plan) __attribute__((always_inline)) {
+        if constexpr (kQuietFunctional) {
+            emu.execute_functional(insn, plan);
+        } else {
+            emu.execute(insn, plan);
+            if (record_) record(insn);
+        }
+    };
     while (p < end) {
         const std::uint64_t word = *p++;
-        const auto* info = reinterpret_cast<const InsnInfo*>(word & ~std::uint64_t{7});
+        auto* info = reinterpret_cast<InsnInfo*>(word & ~std::uint64_t{7});
         const unsigned bits = static_cast<unsigned>(word & NB_EXIT_BITS);
-        if (rep_info_ && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
-        if (info->simple) {
-            ++count_;
-            if (lp_ == 0) {
-                execute(info->tmpl);
-            } else {
-                Instruction insn = info->tmpl;
-                insn.thread = lp_;
+        if (__builtin_expect(rep_info_ != nullptr, 0) && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
+        Instruction& insn = info->tmpl;
+        insn.thread = lp;
+        if constexpr (kQuietFunctional) {
+            // The run of records from here to the translation's first exit, as one unit when all of it came.
+            if (__builtin_expect(!info->run_looked_up, 0)) look_up_run(info);
+            if (info->run_plan != nullptr) {
+                const std::uint64_t* q = take_run(info, bits, p, end);
+                if (__builtin_expect(q != nullptr, 1)) {
+                    run_group(emu, lp, insn.cpl, *info->run_plan, info);
+                    executed += info->run_members;
+                    p = q;
+                    continue;
+                }
+            }
+        }
+        switch (info->fast) {
+        case InsnInfo::Fast::Plain:
+            ++executed;
+            run(insn, *info->plan);
+            continue;
+        case InsnInfo::Fast::OneAccess:
+            if (*p == NB_NO_ACCESS) break;  // the general way below
+            insn.mem[0].address = *p++;
+            ++executed;
+            run(insn, *info->plan);
+            continue;
+        case InsnInfo::Fast::Group: {
+            // One record for a run (nb_runtime.h): the first instruction's address words, the last one's exit.
+            const unsigned n = info->group;
+            bool complete = true;
+            for (unsigned w = 0; w < info->mem_words; ++w) {
+                if (p[w] == NB_NO_ACCESS) complete = false;
+                insn.mem[w].address = p[w];
+            }
+            p += info->mem_words;
+            InsnInfo& last = info[n - 1];
+            if (last.branch_mode == NB_BR_EXIT_TAKEN || last.branch_mode == NB_BR_EXIT_NOT_TAKEN)
+                last.tmpl.taken = ((bits ^ (last.invert ? 1u : 0u)) & 1u) != 0;
+            executed += n;
+            // One by one.
+            if (!complete)
+                execute(without_absent_accesses(insn, info->mem_words));
+            else if (info->plan != nullptr)
+                run(insn, *info->plan);
+            else
                 execute(insn);
+            for (unsigned k = 1; k < n; ++k) {
+                Instruction& member = info[k].tmpl;
+                member.thread = lp;
+                if (info[k].plan != nullptr)
+                    run(member, *info[k].plan);
+                else
+                    execute(member);
             }
             continue;
         }
-        Instruction insn = info->tmpl;
-        insn.thread = lp_;
-        unsigned n = 0;
-        for (unsigned k = 0; k < info->mem_words; ++k) {
-            const std::uint64_t address = *p++;
-            if (address == NB_NO_ACCESS) continue;
-            insn.mem[n] = info->tmpl.mem[k];
-            insn.mem[n].address = address;
-            ++n;
+        case InsnInfo::Fast::ExitBranch:
+            insn.taken = ((bits ^ (info->invert ? 1u : 0u)) & 1u) != 0;
+            ++executed;
+            run(insn, *info->plan);
+            continue;
+        case InsnInfo::Fast::None: break;
         }
-        insn.num_mem = static_cast<std::uint8_t>(n);
+        if (info->simple) {
+            ++executed;
+            emu.execute(insn, info->plan);
+            if (record_) record(insn);
+            continue;
+        }
+        const std::uint64_t* addresses = p;
+        p += info->mem_words;
+        bool complete = true;
+        for (unsigned k = 0; k < info->mem_words; ++k) {
+            if (addresses[k] == NB_NO_ACCESS) complete = false;
+            insn.mem[k].address = addresses[k];
+        }
         if (info->dynamic_target) insn.target = *p++;
         if (info->branch_mode == NB_BR_EXIT_TAKEN) insn.taken = (bits & 1) != 0;
         else if (info->branch_mode == NB_BR_EXIT_NOT_TAKEN) insn.taken = (bits & 1) == 0;
+        if (!complete) {
+            const Instruction partial = without_absent_accesses(insn, info->mem_words);
+            if (info->rep_mode != NB_REP_NONE) {
+                execute_rep(*info, bits, partial);
+                continue;
+            }
+            ++executed;
+            execute(partial);
+            if (info->syscall) run_kernel_path(insn.pc + insn.length);
+            continue;
+        }
         if (info->rep_mode != NB_REP_NONE) {
             execute_rep(*info, bits, insn);  // counted once per instruction, not per iteration
             continue;
         }
-        ++count_;
-        execute(insn);
+        ++executed;
+        emu.execute(insn, info->plan);
+        if (record_) record(insn);
         if (info->syscall) run_kernel_path(insn.pc + insn.length);
     }
+    count_ += executed;
+}
+
+// The records a translation writes in a row from `head` on, as long as they have a fast kind (Plain, OneAccess,
+// Group, ExitBranch: address words and exit bits only, every instruction with a stable plan), up to and including
+// the first that ends with a conditional branch (it may leave the translation) and at most GroupPlan::kMaxMembers
+// instructions: one group plan for all of them (Emulator::stable_group), when there are at least two.
+void ToolRuntime::look_up_run(InsnInfo* head) {
+    head->run_looked_up = true;
+    const UopPlan* plans[GroupPlan::kMaxMembers];
+    std::uint64_t pcs[GroupPlan::kMaxMembers];
+    unsigned members = 0;
+    for (InsnInfo* r = head;;) {
+        if (r->fast == InsnInfo::Fast::None) break;
+        const unsigned n = r->fast == InsnInfo::Fast::Group ? r->group : 1;
+        if (members + n > GroupPlan::kMaxMembers) break;
+        bool planned = true;
+        for (unsigned k = 0; k < n; ++k) planned = planned && r[k].plan != nullptr;
+        if (!planned) break;
+        for (unsigned k = 0; k < n; ++k, ++members) {
+            plans[members] = r[k].plan;
+            pcs[members] = r[k].tmpl.pc;
+        }
+        const InsnInfo& last = r[n - 1];
+        const bool exits = last.branch_mode == NB_BR_EXIT_TAKEN || last.branch_mode == NB_BR_EXIT_NOT_TAKEN;
+        r->span = static_cast<std::uint8_t>(n);
+        r->exit_at = exits ? static_cast<std::uint8_t>(n - 1) : InsnInfo::kNoExit;
+        if (exits || last.remaining == 0) break;
+        r += n;
+    }
+    if (members < 2) return;
+    head->run_members = static_cast<std::uint8_t>(members);
+    head->run_plan = emu_->stable_group(plans, pcs, members);
 }
 
 // VEX runs a rep-prefixed string instruction one iteration per block execution, and once more with rCX zero to
@@ -316,6 +490,7 @@ void ToolRuntime::fork_child(unsigned tid) {
         pmu.close_until(now);
         pmu.set_thread_active(0, true, now);
         if (config_.hyper_threading) pmu.set_thread_active(1, true, now);
+        emu_->pmu_reprogrammed();  // the tier follows the program the child starts with
     }
     install(tid);
     record_used_ = 0;  // the parent writes what it recorded; the child's stream starts here

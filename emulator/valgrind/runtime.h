@@ -18,13 +18,42 @@ namespace netburst::emu::vg {
 
 // The static part of one guest instruction, made once per translation. Record word 0 points at it.
 struct alignas(8) InsnInfo {
-    Instruction tmpl;             // logical processor 0, CPL 3, memory operands without addresses
+    // Logical processor 0, CPL 3, memory operands without addresses. ToolRuntime::consume() writes each
+    // execution's dynamic fields (addresses, outcome, target, logical processor) into it before running it.
+    Instruction tmpl;
     std::uint8_t mem_words = 0;   // address words after word 0
     std::uint8_t branch_mode = NB_BR_NONE;
     std::uint8_t rep_mode = NB_REP_NONE;
     bool dynamic_target = false;
     bool syscall = false;
     bool simple = false;          // no words, no exit bits, not a rep or a syscall: tmpl runs as it is
+    // How consume() takes the commonest records without looking at the rest of the info.
+    enum class Fast : std::uint8_t {
+        None,
+        Plain,       // simple, with a plan
+        OneAccess,   // one address word (unless the access was absent), nothing else dynamic, with a plan
+        ExitBranch,  // a conditional branch whose outcome is exit bit 0 (inverted when `invert`), with a plan
+        Group,       // the record of `group` simple instructions, this one and the infos that follow it
+    };
+    Fast fast = Fast::None;
+    bool invert = false;
+    std::uint8_t group = 1;
+    // The uop plan of tmpl's shape (every recorded access present), worked out once: Emulator::stable_plan.
+    const UopPlan* plan = nullptr;
+    // Infos of the same translation after this one (their instructions come next in the code).
+    std::uint32_t remaining = 0;
+    // The functional tier's run from this record on (ToolRuntime::look_up_run): the records that follow this
+    // one in its translation up to the first exit (the translation writes them in a row unless it leaves early),
+    // taken as one group plan (Emulator::stable_group) whenever they all came. Looked for at the record's first
+    // execution in the functional tier; `run_plan` nullptr when there is none.
+    bool run_looked_up = false;
+    std::uint8_t run_members = 0;  // instructions of the run (infos from this one on)
+    // For each record of a run (set by look_up_run): the infos its record stands for, and which of them (an
+    // offset) has its outcome in the record's exit bits (kNoExit: none).
+    static constexpr std::uint8_t kNoExit = 0xFF;
+    std::uint8_t span = 1;
+    std::uint8_t exit_at = kNoExit;
+    const GroupPlan* run_plan = nullptr;
 };
 
 struct ThreadContext {
@@ -43,6 +72,9 @@ public:
     const char* load_program(const char* text, std::size_t length);
 
     void consume(const std::uint64_t* p, const std::uint64_t* end);
+    template <bool kQuietFunctional>
+    void consume_loop(const std::uint64_t* p, const std::uint64_t* end);
+    const UopPlan* stable_plan(const Instruction& insn) { return emu_->stable_plan(insn); }
 
     void thread_created(unsigned tid);
     void switch_thread(unsigned tid);
@@ -62,7 +94,9 @@ public:
 private:
     ThreadContext& context(unsigned tid);
     void execute(const Instruction& insn);
+    void record(const Instruction& insn);
     void execute_rep(const InsnInfo& info, unsigned bits, const Instruction& insn);
+    void look_up_run(InsnInfo* head);
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
     void install(unsigned tid);

@@ -67,9 +67,29 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     info.rep_mode = d->rep_mode;
     info.dynamic_target = d->dynamic_target != 0;
     info.syscall = t.cls == InsnClass::Syscall;
+    info.group = d->group;
+    info.remaining = block->count - index - 1;
     info.simple = info.mem_words == 0 && !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall &&
                   (info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
                    info.branch_mode == NB_BR_STATIC_NOT_TAKEN);
+    // The uop plan depends only on the shape, which is static unless a string's count or a guarded access varies
+    // (a string has no plan here; a guarded access that did not happen makes another shape, see consume()).
+    info.plan = info.rep_mode == NB_REP_NONE ? g_runtime->stable_plan(t) : nullptr;
+    info.invert = info.branch_mode == NB_BR_EXIT_NOT_TAKEN;
+    using Fast = InsnInfo::Fast;
+    const bool plain_rest = !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall && info.plan;
+    const bool static_outcome = info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
+                                info.branch_mode == NB_BR_STATIC_NOT_TAKEN;
+    if (info.group > 1) {
+        info.fast = Fast::Group;
+    } else if (info.simple && info.plan) {
+        info.fast = Fast::Plain;
+    } else if (plain_rest && static_outcome && info.mem_words == 1) {
+        info.fast = Fast::OneAccess;
+    } else if (plain_rest && info.mem_words == 0 &&
+               (info.branch_mode == NB_BR_EXIT_TAKEN || info.branch_mode == NB_BR_EXIT_NOT_TAKEN)) {
+        info.fast = Fast::ExitBranch;
+    }
     return reinterpret_cast<uint64_t>(&info);
 }
 
@@ -124,6 +144,7 @@ int nb_class_kind(uint8_t cls) {
     case InsnClass::CondBranch: return NB_CLASS_COND_BRANCH;
     case InsnClass::IndirectJump: case InsnClass::IndirectCall: case InsnClass::Return: return NB_CLASS_INDIRECT;
     case InsnClass::IntDiv: return NB_CLASS_INT_DIV;
+    case InsnClass::Syscall: return NB_CLASS_SYSCALL;
     default: return NB_CLASS_OTHER;
     }
 }

@@ -13,7 +13,8 @@ tests_emulator_pmu_tests_SOURCES = \
 	tests/emulator/pmu_tagging_test.cpp \
 	tests/emulator/pmu_pebs_test.cpp \
 	tests/emulator/pmu_coverage_test.cpp \
-	tests/emulator/pmu_reference_test.cpp
+	tests/emulator/pmu_reference_test.cpp \
+	tests/emulator/pmu_tier_test.cpp
 TESTS += tests/emulator/pmu_tests
 
 # The PMU feed's speed: `make bench` prints ns per Outcome (with the allocator figures).

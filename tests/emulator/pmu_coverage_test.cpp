@@ -2,7 +2,8 @@
 // unsupported while it does, and afterwards until software writes its value.
 //
 // The core model owns the real coverage table (emulator/core/coverage.cpp). This test brings its own, so that
-// what it checks does not depend on that table: WC_Buffer and TC_deliver_mode's IB bit are "not modelled" here.
+// what it checks does not depend on that table: WC_Buffer and TC_deliver_mode's IB bit are "not modelled" here,
+// and only global_power_events and TC_deliver_mode depend on timing (pmu_tier_test.cpp).
 #include "emulator/model/coverage.h"
 #include "tests/emulator/pmu_test_util.h"
 
@@ -15,6 +16,10 @@ Coverage coverage(EventId event, unsigned mask_bit) {
     return Coverage::Modelled;
 }
 const char* coverage_note(EventId) { return "test double"; }
+bool timing_dependent(EventId event, unsigned mask_bit) {
+    if (coverage(event, mask_bit) == Coverage::NotModelled) return false;
+    return event == EventId::GlobalPowerEvents || event == EventId::TcDeliverMode;
+}
 
 namespace test {
 namespace {

@@ -77,6 +77,25 @@ TEST(NetburstEmuReplay, CountsKnownWork) {
     EXPECT_LE(running, k["cycles"].get<std::uint64_t>() + 1);
 }
 
+// Counting only functional events, the emulator runs its functional tier: no cycles, the same counts as with
+// --timing, and the report says how many instructions were timed.
+TEST(NetburstEmuReplay, FunctionalEventsCountTheSameWithAndWithoutTiming) {
+    const std::string trace = write_temp_file("tiers.trace", kLoop);
+    const std::string events = " --json --events instr_retired:NBOGUSNTAG:NBOGUSTAG,1stL_cache_load_miss_retired,"
+                               "BSQ_cache_reference:RD_2ndL_MISS,branch_retired:MMTP:MMTM";
+    const ToolRun f = emu("replay " + trace + events), t = emu("replay " + trace + events + " --timing");
+    ASSERT_EQ(f.status, 0) << f.err;
+    ASSERT_EQ(t.status, 0) << t.err;
+    const auto jf = json_of(f), jt = json_of(t);
+    EXPECT_EQ(jf["events"], jt["events"]);
+    EXPECT_EQ(jf["timed_instructions"], 0);
+    EXPECT_EQ(jf["cycles"], 0);
+    EXPECT_EQ(jt["timed_instructions"], 5000);
+    EXPECT_GT(jt["cycles"].get<std::uint64_t>(), 5000u);
+    EXPECT_NE(emu("replay " + trace + " --events instr_retired:NBOGUSNTAG").out.find("simulated for 0 of 5000"),
+              std::string::npos);
+}
+
 TEST(NetburstEmuReplay, SameInputSameResultsAndBothFormsAgree) {
     const std::string trace = write_temp_file("det.trace", kLoop);
     const std::string bin = ::testing::TempDir() + "det.nbt";

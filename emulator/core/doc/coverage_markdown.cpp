@@ -38,6 +38,17 @@ Every event and mask bit of the hardware table is one of:
 - **approximate**: emitted from a simplified mechanism (the note says which);
 - **not modelled**: never emitted. A counter programmed with it reads as *unsupported*, never as zero.
 
+The last column says whether the count **depends on timing** (`timing_dependent()` in `emulator/model/coverage.h`):
+
+- **no** (functional): the count depends only on the program-order instruction stream and the functional state
+  (trace cache, branch predictor and return stacks, TLBs, cache contents, the bus requests misses and write-backs
+  cause, split accesses, uop decomposition, retired branch outcomes, non-bogus retirement). While every enabled
+  counter counts only such pairs, the emulator runs its fast functional tier, which does not simulate cycles.
+- **yes** (timing-dependent): cycles and anything counted per cycle, wrong-path (bogus) uops and instructions, and
+  replays or conflicts that depend on what is in flight. Counting one makes the emulator run its timing tier.
+
+doc/emulator-model.md ("Tiers") says when each tier runs and why their functional counts are identical.
+
 ## How records reach the PMU
 
 The core model reports each instruction as an `Outcome` (`emulator/model/outcome.h`): uop records, event records
@@ -84,7 +95,7 @@ std::string coverage_markdown() {
         out += def.at_retirement ? " (at retirement)" : "";
         out += "\n\n";
         out += coverage_note(id);
-        out += "\n\n| mask | bit | coverage |\n|---|---|---|\n";
+        out += "\n\n| mask | bit | coverage | depends on timing |\n|---|---|---|---|\n";
         for (unsigned m = 0; m < def.num_masks; ++m) {
             const MaskDef& mask = def.masks[m];
             out += "| ";
@@ -93,6 +104,8 @@ std::string coverage_markdown() {
             out += std::to_string(mask.bit);
             out += " | ";
             out += word(coverage(id, mask.bit));
+            out += " | ";
+            out += coverage(id, mask.bit) == Coverage::NotModelled ? "-" : timing_dependent(id, mask.bit) ? "yes" : "no";
             out += " |\n";
         }
     }
