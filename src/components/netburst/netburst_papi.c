@@ -6,7 +6,8 @@
  * the allocator, the encoder and the backends live beneath it. doc/papi-component.md describes the whole.
  *
  * PAPI counts with this component as component 0, so that the presets and PAPI's test suites use it. Overflow and
- * profiling use PAPI's software emulation (hardware_intr = 0) and multiplexing PAPI's software multiplexing. */
+ * profiling use PAPI's software emulation (hardware_intr = 0, ticked by dispatch_timer below) and multiplexing
+ * PAPI's software multiplexing. */
 #include <string.h>
 
 #include "papi.h"
@@ -14,6 +15,8 @@
 #include "papi_memory.h"
 #include "papi_vector.h"
 #include "sw_multiplex.h"
+#include "extras.h"
+#include "threads.h"
 
 #include "component/glue_api.h"
 
@@ -215,6 +218,28 @@ static int _netburst_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *optio
 	}
 }
 
+/* The tick of PAPI's software overflow and profiling. With hardware_intr = 0, PAPI_start installs the component's
+ * dispatch_timer as the handler of PAPI's interval timer signal (SIGPROF unless PAPI_DEF_ITIMER says otherwise);
+ * a component without one gets PAPI's empty default, and then no overflow handler and no profile buffer ever sees
+ * a sample although every count is right. Each tick gives PAPI the interrupted program counter (under netburst-run
+ * Valgrind's frame carries the guest's), and PAPI reads the counters through read(), compares them with each
+ * threshold and calls the handler or fills the profile buckets. */
+static void _netburst_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
+{
+	_papi_hwi_context_t context;
+	ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
+	(void)signal;
+
+	/* The signal is per process: it may interrupt a thread PAPI never saw, which has nothing to sample. */
+	if (thread == NULL)
+		return;
+	context.si = info;
+	context.ucontext = (hwd_ucontext_t *)uc;
+	/* PAPI checks that this thread's running event set overflows in software, samples it and dispatches. */
+	_papi_hwi_dispatch_overflow_signal(&context, GET_OVERFLOW_ADDRESS(context), NULL, 0, 0, &thread,
+					   _netburst_vector.cmp_info.CmpIdx);
+}
+
 /* After a successful enumeration step, PAPI asks for the event's name through this string, so that it finds the
  * event code it made before instead of making a new one each time a tool enumerates. */
 static int remember_name(unsigned code)
@@ -301,6 +326,7 @@ papi_vector_t _netburst_vector = {
 	.reset = _netburst_reset,
 	.write = _netburst_write,
 	.ctl = _netburst_ctl,
+	.dispatch_timer = _netburst_dispatch_timer,
 	.set_domain = _netburst_set_domain,
 	.ntv_enum_events = _netburst_ntv_enum_events,
 	.ntv_name_to_code = _netburst_ntv_name_to_code,

@@ -176,7 +176,7 @@ TEST(Domains, UserKernelAndAll) {
     EXPECT_EQ(a, u + 120 * 2000);
 }
 
-// --- PAPI semantics: conflicts, several event sets, reset/accum/write, 64 bits, multiplexing, threads ---------
+// --- PAPI semantics: conflicts, several sets, reset/accum/write, 64 bits, multiplexing, overflow, threads ------
 
 TEST(Semantics, AsUsersRelyOnThem) {
     const Outcome r = run(emulated(guest("semantics")));
@@ -185,7 +185,10 @@ TEST(Semantics, AsUsersRelyOnThem) {
                               "set_a_counts_its_loop", "set_b_counts_its_loop", "stopped_set_keeps_values",
                               "cleanup_and_destroy", "reset", "accum", "write_past_40_bits", "set_multiplex",
                               "mpx_tot_ins", "mpx_ld_ins", "mpx_br_ins", "mpx_sr_ins_small", "mpx_l1_ldm_small",
-                              "thread_0_counts_its_own", "thread_1_counts_its_own"})
+                              "overflow_timer_2ms", "overflow_set_ins", "overflow_set_cyc", "overflow_handler_called",
+                              "overflow_vectors_name_the_events", "overflow_never_more_than_thresholds",
+                              "overflow_samples_most_thresholds", "overflow_address_is_the_loop", "profil_set",
+                              "profil_fills_the_loop_buckets", "thread_0_counts_its_own", "thread_1_counts_its_own"})
         EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos) << check << "\n" << r.output;
     EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
 }

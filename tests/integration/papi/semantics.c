@@ -1,6 +1,7 @@
 /* What PAPI users rely on, checked through the real libpapi on the emulated Pentium 4 (run under netburst-run):
- * conflicts and their explanation, several event sets, reset/accum/write, 64-bit counts, multiplexing and
- * per-thread counting. Prints "ok NAME" or "FAIL NAME: why" per check; papi_integration_test.cpp runs it.
+ * conflicts and their explanation, several event sets, reset/accum/write, 64-bit counts, multiplexing, software
+ * overflow and profiling, and per-thread counting. Prints "ok NAME" or "FAIL NAME: why" per check;
+ * papi_integration_test.cpp runs it.
  *
  * Counts are of known_work.S loops. Where PAPI's own instructions around a loop are counted too (a single run, no
  * difference of two runs), the check allows kOverhead instructions for them. */
@@ -177,6 +178,105 @@ static void multiplexing(void)
 	PAPI_destroy_eventset(&set);
 }
 
+/* PAPI's software overflow and profiling (the component has hardware_intr = 0): PAPI's interval timer samples
+ * the counts, and each tick that finds an event past its threshold calls the handler, with the interrupted program
+ * counter, or adds to the profile bucket of that address. A component without a dispatch_timer leaves PAPI's empty
+ * handler on the timer, and then nothing is ever called although every count is right.
+ *
+ * Software overflow can only under-report: PAPI moves an event's deadline to the count it saw plus the threshold,
+ * so a tick never reports more than the thresholds that passed. How many it reports depends on how often the timer
+ * fires and reaches the program: PAPI's timer ticks every 10 ms of the program's CPU time (2 ms here), and
+ * Valgrind delivers the signal only between its time slices, about every 1.6 million instructions of this loop
+ * (50 to 80 ms of CPU time on today's emulator; ticks that arrive meanwhile merge into one signal). 50 of the 80
+ * thresholds are seen, with either tick. The shorter tick keeps one sample per time slice on an emulator several
+ * times faster; the lower bound, a tenth of the thresholds, leaves room beyond that. */
+#define OVF_THRESHOLD 1000000
+#define OVF_MAX_CALLS 4096
+static volatile int ovf_calls;
+static volatile int ovf_in_loop;
+static long long ovf_vectors[OVF_MAX_CALLS];
+
+static void overflow_handler(int set, void *address, long long vector, void *context)
+{
+	(void)set;
+	(void)context;
+	/* nb_load_loop follows nb_alu_loop in known_work.S. */
+	if ((uintptr_t)address >= (uintptr_t)nb_alu_loop && (uintptr_t)address < (uintptr_t)nb_load_loop)
+		ovf_in_loop++;
+	if (ovf_calls < OVF_MAX_CALLS)
+		ovf_vectors[ovf_calls] = vector;
+	ovf_calls++;
+}
+
+static void overflow(void)
+{
+	const char *events[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC"};
+	int set = new_set(events, 2), i, k, rc, calls, unknown = 0, index[2], n;
+	int per_event[2] = {0, 0};
+	long long v[2];
+	unsigned short buckets[64];
+	long long samples = 0;
+	PAPI_option_t timer, saved_timer;
+
+	memset(&saved_timer, 0, sizeof saved_timer);
+	PAPI_get_opt(PAPI_DEF_ITIMER_NS, &saved_timer);
+	memset(&timer, 0, sizeof timer);
+	timer.itimer.ns = 2000000;
+	rc = PAPI_set_opt(PAPI_DEF_ITIMER_NS, &timer);
+	CHECK("overflow_timer_2ms", rc == PAPI_OK, "%s", PAPI_strerror(rc));
+	for (i = 0; i < 2; i++) {
+		rc = PAPI_overflow(set, i ? PAPI_TOT_CYC : PAPI_TOT_INS, OVF_THRESHOLD, 0,
+				   overflow_handler);
+		CHECK(i ? "overflow_set_cyc" : "overflow_set_ins", rc == PAPI_OK, "%s", PAPI_strerror(rc));
+	}
+	PAPI_start(set);
+	nb_alu_loop(20000000); /* 80 million instructions */
+	PAPI_stop(set, v);
+	calls = ovf_calls < OVF_MAX_CALLS ? ovf_calls : OVF_MAX_CALLS;
+	for (i = 0; i < calls; i++) {
+		n = 2;
+		if (PAPI_get_overflow_event_index(set, ovf_vectors[i], index, &n) != PAPI_OK || n < 1) {
+			unknown++;
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			per_event[index[k]]++;
+	}
+	printf("overflow: %d handler calls (%d in the loop), %d for %lld instructions, %d for %lld cycles\n",
+	       ovf_calls, ovf_in_loop, per_event[0], v[0], per_event[1], v[1]);
+	CHECK("overflow_handler_called", per_event[0] > 0 && per_event[1] > 0,
+	      "%d overflows of PAPI_TOT_INS, %d of PAPI_TOT_CYC", per_event[0], per_event[1]);
+	CHECK("overflow_vectors_name_the_events", unknown == 0, "%d vectors named no event of the set", unknown);
+	CHECK("overflow_never_more_than_thresholds",
+	      per_event[0] <= v[0] / OVF_THRESHOLD && per_event[1] <= v[1] / OVF_THRESHOLD,
+	      "%d and %d overflows for %lld and %lld events", per_event[0], per_event[1], v[0], v[1]);
+	CHECK("overflow_samples_most_thresholds", per_event[0] >= v[0] / OVF_THRESHOLD / 10,
+	      "%d overflows for %lld instructions", per_event[0], v[0]);
+	CHECK("overflow_address_is_the_loop", ovf_calls > 0 && ovf_in_loop >= ovf_calls * 9 / 10,
+	      "%d of %d handler calls interrupted nb_alu_loop", ovf_in_loop, ovf_calls);
+	for (i = 0; i < 2; i++)
+		PAPI_overflow(set, i ? PAPI_TOT_CYC : PAPI_TOT_INS, 0, 0, overflow_handler);
+
+	/* PAPI_profil on instructions: the samples land in the buckets of the loop's addresses (two bytes a bucket
+	   at scale 65536), and never more than the thresholds that passed. */
+	memset(buckets, 0, sizeof buckets);
+	rc = PAPI_profil(buckets, sizeof buckets, (vptr_t)nb_alu_loop, 65536, set, PAPI_TOT_INS, OVF_THRESHOLD,
+			 PAPI_PROFIL_POSIX | PAPI_PROFIL_BUCKET_16);
+	CHECK("profil_set", rc == PAPI_OK, "%s", PAPI_strerror(rc));
+	PAPI_start(set);
+	nb_alu_loop(20000000);
+	PAPI_stop(set, v);
+	PAPI_profil(buckets, sizeof buckets, (vptr_t)nb_alu_loop, 65536, set, PAPI_TOT_INS, 0, PAPI_PROFIL_POSIX);
+	for (i = 0; i < 64; i++)
+		samples += buckets[i];
+	printf("profil: %lld samples in the loop's buckets for %lld instructions\n", samples, v[0]);
+	CHECK("profil_fills_the_loop_buckets", samples > 0 && samples <= v[0] / OVF_THRESHOLD,
+	      "%lld samples for %lld instructions", samples, v[0]);
+	PAPI_set_opt(PAPI_DEF_ITIMER_NS, &saved_timer);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+}
+
 /* Per-thread counting: each thread counts its own loop while the other runs its own. */
 struct thread_result {
 	long n;
@@ -230,6 +330,7 @@ int main(void)
 	several_sets();
 	reset_accum_write();
 	multiplexing();
+	overflow();
 	threads();
 	PAPI_shutdown();
 	printf("%d failures\n", failures);
