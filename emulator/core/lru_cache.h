@@ -163,7 +163,7 @@ private:
 
     unsigned sets_ = 1, ways_ = 1, line_bits_ = 6;
     std::uint64_t set_mask_ = 0;  // sets_ - 1
-    CacheLine lines_[MaxLines];    // per set, most recently used first
+    alignas(64) CacheLine lines_[MaxLines];  // per set, most recently used first (a set of four is one host line)
     LineTiming timing_[MaxLines];  // in the same order while the timing tier runs
 };
 

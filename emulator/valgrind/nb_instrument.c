@@ -445,7 +445,11 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
         } else {
             head = member ? i : -1;
         }
+        /* Nothing after an instruction that may leave the block is sure to run: its own exits (a branch), and an
+         * exit taken after it completed (is_completing_exit), which commits its record whole. */
         if (in->relevant_exits > 0) head = -1;
+        for (Int j = in->first + 1; j < in->end && head >= 0; j++)
+            if (is_completing_exit(in, sb_in->stmts[j])) head = -1;
     }
 
     /* Lay the records out and make the static infos. */

@@ -64,28 +64,35 @@ TEST(CoreCache, DataTlbIsFullyAssociativeLru) {
 }
 
 // Against a plain LRU list, for every size of interest and access streams that alternate between two pages,
-// walk through more pages than fit, and jump around at random (a fixed seed).
+// walk through more pages than fit, jump around at random (a fixed seed), and stay on a few pages for long
+// stretches (hits only: the recency log fills and drops what is no longer current).
 TEST(CoreCache, DataTlbMatchesAPlainLruList) {
     for (unsigned entries : {1u, 2u, 3u, 4u, 63u, 64u}) {
         DataTlb tlb;
         tlb.reset(entries);
         std::vector<std::uint64_t> lru;  // most recent first
-        std::uint64_t x = 12345;
-        for (unsigned i = 0; i < 200000; ++i) {
-            x = x * 6364136223846793005ull + 1442695040888963407ull;
-            std::uint64_t page;
-            switch ((x >> 60) & 3) {
-            case 0: page = (i & 1) ? 7 : (x >> 20) % 3; break;            // two streams, mostly two pages
-            case 1: page = 1000 + (i / 2) % (entries + 3); break;          // a walk that just does not fit
-            case 2: page = (x >> 24) % (2 * entries + 2); break;           // random within twice the size
-            default: page = ((x >> 30) % 5) * 256 + ((x >> 40) & 1); break;  // colliding hash buckets
-            }
+        unsigned i = 0;
+        const auto check = [&](std::uint64_t page) {
             const auto it = std::find(lru.begin(), lru.end(), page);
             const bool hit = it != lru.end();
             if (hit) lru.erase(it);
             lru.insert(lru.begin(), page);
             if (lru.size() > entries) lru.pop_back();
             ASSERT_EQ(tlb.access(page), hit) << "entries " << entries << ", access " << i << ", page " << page;
+            ++i;
+        };
+        std::uint64_t x = 12345;
+        for (unsigned round = 0; round < 20; ++round) {
+            for (unsigned k = 0; k < 1000; ++k) check(500 + k % (entries < 5 ? entries : 5));  // a few pages
+            for (unsigned k = 0; k < 10000; ++k) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                switch ((x >> 60) & 3) {
+                case 0: check((k & 1) ? 7 : (x >> 20) % 3); break;                    // two streams, mostly
+                case 1: check(1000 + (k / 2) % (entries + 3)); break;                  // a walk that just does not fit
+                case 2: check((x >> 24) % (2 * entries + 2)); break;                   // random within twice the size
+                default: check(((x >> 30) % 5) * 256 + ((x >> 40) & 1)); break;       // colliding hash buckets
+                }
+            }
         }
     }
 }
