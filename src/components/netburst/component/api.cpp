@@ -34,6 +34,10 @@ int with_component(Fn fn) {
     }
 }
 
+// Update and set_domain may try a schedule on the PMU only when they know the thread and none of its sets runs:
+// trying programs (and then clears) the registers a running set counts with.
+bool may_program(const nb_thread* thread) { return thread && thread->running_sets == 0; }
+
 int text_result(bool found, const std::string& text, char* buf, size_t len) {
     if (!found) return NB_STATUS_NO_EVENT;
     copy_text(buf, len, text);
@@ -113,7 +117,8 @@ int nb_event_set_update(struct nb_event_set* set, const struct nb_thread* thread
                         unsigned num_codes, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {
         std::string reason;
-        const int s = update_event_set(c, set, thread ? thread->logical_processor : 0, codes, num_codes, &reason);
+        const int s = update_event_set(c, set, thread ? thread->logical_processor : 0, codes, num_codes,
+                                       may_program(thread), &reason);
         copy_text(why, why_len, reason);
         return s;
     });
@@ -124,23 +129,30 @@ int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* th
     return with_component([&](ComponentState& c) {
         std::string reason;
         const unsigned lp = thread ? thread->logical_processor : set->logical_processor;
-        const int s = set_event_set_domain(c, set, lp, domain, &reason);
+        const int s = set_event_set_domain(c, set, lp, domain, may_program(thread), &reason);
         copy_text(why, why_len, reason);
         return s;
     });
 }
 
-int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len) {
+int nb_event_set_start(struct nb_event_set* set, struct nb_thread* thread, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {
         std::string reason;
+        const bool was_running = set->running != 0;
         const int s = start_event_set(c, set, &reason);
         copy_text(why, why_len, reason);
+        if (thread && !was_running && set->running) ++thread->running_sets;
         return s;
     });
 }
 
-int nb_event_set_stop(struct nb_event_set* set) {
-    return with_component([&](ComponentState& c) { return stop_event_set(c.backend(), set); });
+int nb_event_set_stop(struct nb_event_set* set, struct nb_thread* thread) {
+    return with_component([&](ComponentState& c) {
+        const bool was_running = set->running != 0;
+        const int s = stop_event_set(c.backend(), set);
+        if (thread && was_running && !set->running && thread->running_sets > 0) --thread->running_sets;
+        return s;
+    });
 }
 
 int nb_event_set_read(struct nb_event_set* set) {

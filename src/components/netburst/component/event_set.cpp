@@ -1,5 +1,6 @@
 #include "component/event_set.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -97,6 +98,33 @@ std::string event_name(ComponentState& component, const nb_event_set* set, int i
     return name;
 }
 
+// Programs the set and asks the backend about every counter it enables. On success the set is left programmed
+// (start goes on from there); on failure everything the set programmed is disabled again and *why names the
+// refused write or the event the backend cannot measure.
+int program_and_check(ComponentState& component, const nb_event_set* set, std::string* why) {
+    Backend& backend = component.backend();
+    std::string failed;
+    const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
+    if (s != IoStatus::Ok) {
+        apply_stop(backend, set);
+        *why = "the processor refused " + failed + " while starting the event set";
+        return io_status(s);
+    }
+    for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
+        if (!(set->programmed_counters & counter_bit(c))) continue;
+        const IoStatus status = backend.counter_status(c);
+        if (status == IoStatus::Ok) continue;
+        apply_stop(backend, set);
+        *why = status == IoStatus::Unsupported
+                   ? event_name(component, set, set->owner_of_counter[c]) +
+                         " counts something the NetBurst emulator does not model (counter " + std::to_string(c) +
+                         "), so it cannot be counted here; see doc/emulator-coverage.md"
+                   : "cannot ask the backend about counter " + std::to_string(c);
+        return io_status(status);
+    }
+    return NB_STATUS_OK;
+}
+
 }  // namespace
 
 void init_event_set(nb_event_set* set, int domain) {
@@ -105,7 +133,7 @@ void init_event_set(nb_event_set* set, int domain) {
 }
 
 int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
-                     unsigned num_codes, std::string* why) {
+                     unsigned num_codes, bool may_program, std::string* why) {
     if (num_codes > NB_MAX_EVENTS) {
         *why = std::to_string(num_codes) + " native events cannot be counted at once: the NetBurst PMU has " +
                std::to_string(NB_NUM_COUNTERS) + " counters (use PAPI's multiplexing)";
@@ -115,6 +143,15 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
         *why = "domain " + std::to_string(set->domain) + " is not available: NetBurst counts user and kernel levels";
         return NB_STATUS_INVALID;
     }
+    const unsigned lp = component.cpu().hyper_threading ? logical_processor : 0;
+
+    // PAPI schedules a set again before every start that follows another set's start, and its multiplexing does
+    // so on every switch, from its timer's signal handler. The same events for the same logical processor and
+    // domain give the same schedule: nothing is done then, and in particular nothing is allocated, which a signal
+    // handler must not do (it may have interrupted malloc).
+    if (num_codes > 0 && num_codes == set->num_events && lp == set->logical_processor &&
+        set->domain == set->scheduled_domain && std::equal(codes, codes + num_codes, set->codes))
+        return NB_STATUS_OK;
 
     // The same request twice (two spellings PAPI keeps apart) is counted once.
     std::vector<EventRequest> requests;
@@ -138,7 +175,7 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
     AllocContext ctx;
     ctx.model = component.cpu().model;
     ctx.hyper_threading = component.cpu().hyper_threading;
-    ctx.thread = ctx.hyper_threading ? logical_processor : 0;
+    ctx.thread = lp;
     ctx.default_privilege = privilege_for_domain(set->domain);
     Result<Schedule> schedule = schedule_events(requests, ctx);
     if (!schedule.ok()) {
@@ -148,6 +185,7 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
 
     nb_event_set next;
     init_event_set(&next, set->domain);
+    next.scheduled_domain = set->domain;
     next.logical_processor = static_cast<std::uint8_t>(ctx.thread);
     if (!copy_writes(start_writes(*schedule), next.start_writes, &next.num_start_writes) ||
         !copy_writes(stop_writes(*schedule), next.stop_writes, &next.num_stop_writes)) {
@@ -170,12 +208,30 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
         next.counter_of[i] = static_cast<std::int8_t>(counter);
         next.read_counters |= counter_bit(static_cast<unsigned>(counter));
     }
+
+    // A set the emulator cannot count is refused now rather than at PAPI_start, as PAPI's perf_event component
+    // refuses a set its kernel cannot schedule (it tries each one): PAPI_add_event fails with PAPI_ENOSUPP and the
+    // explanation, and programs that fill the PMU from the event list, as PAPI's tests do, go on to the next event.
+    // Only the emulator answers "unsupported", and trying programs the PMU, so it happens only on the emulator's
+    // per-thread PMU and when the caller knows that no event set of this thread is running; otherwise PAPI_start
+    // checks the same. Registers that passed once (other spellings of the same events) are not tried again.
+    const bool unchanged = set->num_start_writes == next.num_start_writes &&
+                           std::memcmp(set->start_writes, next.start_writes,
+                                       next.num_start_writes * sizeof next.start_writes[0]) == 0;
+    if (unchanged && set->measurable) {
+        next.measurable = 1;
+    } else if (may_program && component.cpu().emulated && component.cpu().per_thread_pmu) {
+        const int status = program_and_check(component, &next, why);
+        if (status != NB_STATUS_OK) return status;
+        apply_stop(component.backend(), &next);
+        next.measurable = 1;
+    }
     *set = next;
     return NB_STATUS_OK;
 }
 
 int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned logical_processor, int domain,
-                         std::string* why) {
+                         bool may_program, std::string* why) {
     if (!domain_supported(domain)) {
         *why = "domain " + std::to_string(domain) + " is not available: NetBurst counts user and kernel levels";
         return NB_STATUS_INVALID;
@@ -184,32 +240,15 @@ int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned 
     set->domain = domain;
     std::vector<unsigned> codes(set->codes, set->codes + set->num_events);
     const int status = update_event_set(component, set, logical_processor, codes.data(),
-                                        static_cast<unsigned>(codes.size()), why);
+                                        static_cast<unsigned>(codes.size()), may_program, why);
     if (status != NB_STATUS_OK) set->domain = old_domain;
     return status;
 }
 
 int start_event_set(ComponentState& component, nb_event_set* set, std::string* why) {
-    Backend& backend = component.backend();
-    std::string failed;
-    const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
-    if (s != IoStatus::Ok) {
-        apply_stop(backend, set);
-        *why = "the processor refused " + failed + " while starting the event set";
-        return io_status(s);
-    }
-    for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
-        if (!(set->programmed_counters & counter_bit(c))) continue;
-        const IoStatus status = backend.counter_status(c);
-        if (status == IoStatus::Ok) continue;
-        apply_stop(backend, set);
-        *why = status == IoStatus::Unsupported
-                   ? event_name(component, set, set->owner_of_counter[c]) +
-                         " counts something the NetBurst emulator does not model (counter " + std::to_string(c) +
-                         "), so it cannot be counted here; see doc/emulator-coverage.md"
-                   : "cannot ask the backend about counter " + std::to_string(c);
-        return io_status(status);
-    }
+    // Checked again even when update tried the set: the backend's answer is about the registers as programmed now.
+    const int status = program_and_check(component, set, why);
+    if (status != NB_STATUS_OK) return status;
     std::memset(set->last_raw, 0, sizeof set->last_raw);  // the start writes cleared the counters
     std::memset(set->total, 0, sizeof set->total);
     std::memset(set->values, 0, sizeof set->values);
