@@ -1,6 +1,7 @@
 #include "component/event_set.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -91,6 +92,45 @@ int io_status(IoStatus s) {
     }
     return NB_STATUS_SYSTEM;
 }
+
+// The 64-bit counts up to date, then published.
+int sample_all(Backend& backend, nb_event_set* set) {
+    if (set->running) {
+        for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
+            if (!(set->read_counters & counter_bit(c))) continue;
+            const IoStatus s = sample(backend, set, c);
+            if (s != IoStatus::Ok) return io_status(s);
+        }
+    }
+    publish_values(set);
+    return NB_STATUS_OK;
+}
+
+// PAPI's software overflow reads the running set from its timer's signal handler, and the signal can interrupt
+// the thread inside another call on the same set: PAPI_stop reads and stops the set before it stops the timer, and
+// PAPI_read, PAPI_reset and PAPI_write may run while the timer does. Sampling the half-updated state there would
+// count events twice, or take a counter the stop has cleared for a 40-bit wrap (2^40 events). So these calls mark
+// the set busy, and a read that finds it busy hands PAPI the values of the last completed read: real counts from
+// a moment earlier, which the next tick brings up to date. (A read that interrupts publish_values sees each
+// event's count from one of the two reads.) The handler runs to completion on the same thread before the
+// interrupted call goes on, so a compiler fence orders the flag; no other thread touches the set.
+class Busy {
+public:
+    explicit Busy(nb_event_set* set) : set_(set), was_(set->busy) {
+        set_->busy = 1;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+    }
+    ~Busy() {
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        set_->busy = was_;
+    }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+
+private:
+    nb_event_set* set_;
+    std::uint8_t was_;
+};
 
 std::string event_name(ComponentState& component, const nb_event_set* set, int index) {
     std::string name;
@@ -257,26 +297,22 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
 }
 
 int read_event_set(Backend& backend, nb_event_set* set) {
-    if (set->running) {
-        for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
-            if (!(set->read_counters & counter_bit(c))) continue;
-            const IoStatus s = sample(backend, set, c);
-            if (s != IoStatus::Ok) return io_status(s);
-        }
-    }
-    publish_values(set);
-    return NB_STATUS_OK;
+    if (set->busy) return NB_STATUS_OK;  // interrupted a call on this set: the last completed read's values
+    const Busy busy(set);
+    return sample_all(backend, set);
 }
 
 int stop_event_set(Backend& backend, nb_event_set* set) {
     if (!set->running) return NB_STATUS_OK;
-    const int status = read_event_set(backend, set);
-    apply_stop(backend, set);
+    const Busy busy(set);
+    const int status = sample_all(backend, set);
     set->running = 0;
+    apply_stop(backend, set);
     return status;
 }
 
 int reset_event_set(Backend& backend, nb_event_set* set) {
+    const Busy busy(set);
     if (set->running) {
         for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
             if (!(set->read_counters & counter_bit(c))) continue;
@@ -292,6 +328,7 @@ int reset_event_set(Backend& backend, nb_event_set* set) {
 }
 
 int write_event_set(Backend& backend, nb_event_set* set, const long long* values) {
+    const Busy busy(set);
     for (unsigned i = 0; i < set->num_events; ++i) {
         const unsigned c = static_cast<unsigned>(set->counter_of[i]);
         const std::uint64_t value = static_cast<std::uint64_t>(values[i]);

@@ -2,9 +2,11 @@
  * (C++, no PAPI headers, unit-tested without PAPI). The glue converts PAPI's arguments into these calls and the
  * core's status codes into PAPI's error codes; everything that knows the hardware is below this line.
  *
- * No call throws, and none allocates memory except component init, the native-event registry and update, which
- * run outside signal handlers. start, stop, read, reset and write only touch the event set and the backend, so
- * PAPI may call read from its overflow and multiplexing signal handlers. */
+ * No call throws, and none allocates memory except component init, the native-event registry and update (which
+ * PAPI's multiplexing also calls from its signal handler, but then with the set's own events, which returns at
+ * once). start, stop, read, reset and write only touch the event set and the backend, so PAPI may call read from
+ * its overflow and multiplexing signal handlers, also when the signal interrupts a call on the same set (the read
+ * then returns the last completed read's values). */
 #ifndef NETBURST_COMPONENT_GLUE_API_H
 #define NETBURST_COMPONENT_GLUE_API_H
 
@@ -54,6 +56,7 @@ struct nb_event_set {
     int32_t scheduled_domain;            /* the domain the start and stop writes were made for */
     uint8_t logical_processor;           /* of the thread that owns the set */
     uint8_t running;
+    uint8_t busy;                        /* inside read, stop, reset or write (see event_set.cpp: Busy) */
     uint16_t num_start_writes;
     uint16_t num_stop_writes;
     uint32_t read_counters;              /* counters whose values are reported, as a bit mask */
