@@ -125,7 +125,7 @@ static int _netburst_update_control_state(hwd_control_state_t *ctl, NativeInfo_t
 {
 	unsigned codes[NB_MAX_EVENTS];
 	char why[NB_REASON_LEN] = "";
-	int i;
+	int i, status;
 
 	if (count > NB_MAX_EVENTS)
 		return explain(NB_STATUS_TOO_MANY, "adding events", "more native events than the PMU's 18 counters");
@@ -133,9 +133,12 @@ static int _netburst_update_control_state(hwd_control_state_t *ctl, NativeInfo_t
 		codes[i] = (unsigned)native[i].ni_event;
 		native[i].ni_position = i; /* read() reports values in this order */
 	}
-	return explain(nb_event_set_update((struct nb_event_set *)ctl, (const struct nb_thread *)ctx, codes,
-					   (unsigned)count, why, sizeof why),
-		       "these events cannot be counted together", why);
+	status = nb_event_set_update((struct nb_event_set *)ctl, (const struct nb_thread *)ctx, codes, (unsigned)count,
+				     why, sizeof why);
+	return explain(status,
+		       status == NB_STATUS_UNSUPPORTED ? "cannot add the event"
+						       : "these events cannot be counted together",
+		       why);
 }
 
 static int _netburst_cleanup_eventset(hwd_control_state_t *ctl)
@@ -147,14 +150,13 @@ static int _netburst_cleanup_eventset(hwd_control_state_t *ctl)
 static int _netburst_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	char why[NB_REASON_LEN] = "";
-	(void)ctx;
-	return explain(nb_event_set_start((struct nb_event_set *)ctl, why, sizeof why), "cannot start", why);
+	return explain(nb_event_set_start((struct nb_event_set *)ctl, (struct nb_thread *)ctx, why, sizeof why),
+		       "cannot start", why);
 }
 
 static int _netburst_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
-	(void)ctx;
-	return papi_status(nb_event_set_stop((struct nb_event_set *)ctl));
+	return papi_status(nb_event_set_stop((struct nb_event_set *)ctl, (struct nb_thread *)ctx));
 }
 
 static int _netburst_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **values, int flags)

@@ -182,6 +182,9 @@ TEST(Semantics, AsUsersRelyOnThem) {
     const Outcome r = run(emulated(guest("semantics")));
     EXPECT_EQ(r.status, 0) << r.output;
     for (const char* check : {"conflict_is_ECNFLCT", "conflict_explained", "conflict_keeps_the_set",
+                              "unmodelled_is_ENOSUPP_when_added", "unmodelled_explained", "unmodelled_keeps_the_set",
+                              "unmodelled_set_still_counts", "unmodelled_added_while_another_set_runs",
+                              "running_set_undisturbed", "unmodelled_refused_at_start",
                               "set_a_counts_its_loop", "set_b_counts_its_loop", "stopped_set_keeps_values",
                               "cleanup_and_destroy", "reset", "accum", "write_past_40_bits", "set_multiplex",
                               "mpx_tot_ins", "mpx_ld_ins", "mpx_br_ins", "mpx_sr_ins_small", "mpx_l1_ldm_small",

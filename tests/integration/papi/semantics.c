@@ -1,7 +1,7 @@
 /* What PAPI users rely on, checked through the real libpapi on the emulated Pentium 4 (run under netburst-run):
- * conflicts and their explanation, several event sets, reset/accum/write, 64-bit counts, multiplexing, software
- * overflow and profiling, and per-thread counting. Prints "ok NAME" or "FAIL NAME: why" per check;
- * papi_integration_test.cpp runs it.
+ * conflicts and their explanation, events the emulator does not model, several event sets, reset/accum/write,
+ * 64-bit counts, multiplexing, software overflow and profiling, and per-thread counting. Prints "ok NAME" or
+ * "FAIL NAME: why" per check; papi_integration_test.cpp runs it.
  *
  * Counts are of known_work.S loops. Where PAPI's own instructions around a loop are counted too (a single run, no
  * difference of two runs), the check allows kOverhead instructions for them. */
@@ -85,6 +85,61 @@ static void conflict(void)
 	CHECK("conflict_keeps_the_set", PAPI_num_events(set) == 1, "the set has %d events", PAPI_num_events(set));
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);
+}
+
+/* An event the emulator does not model (memory_cancel:ST_RB_FULL, doc/emulator-coverage.md) cannot be added: no
+ * made-up count, and a program that fills the PMU from the event list moves on. While another set of the thread
+ * runs, the component does not try the new set on the PMU (that would disturb the running one), and PAPI_start
+ * refuses it instead. */
+static void unmodelled(void)
+{
+	const char *events[] = {"PAPI_TOT_INS"};
+	int set = new_set(events, 1), other = new_set(events, 1), rc, saved = dup(2);
+	char path[] = "/tmp/nb-semantics-XXXXXX", text[4096] = "";
+	long long v[2];
+	FILE *f;
+	int fd = mkstemp(path);
+
+	PAPI_set_debug(PAPI_VERB_ECONT);
+	fflush(stderr);
+	dup2(fd, 2);
+	rc = PAPI_add_named_event(set, "memory_cancel:ST_RB_FULL");
+	fflush(stderr);
+	dup2(saved, 2);
+	PAPI_set_debug(PAPI_QUIET);
+	f = fopen(path, "r");
+	if (f) {
+		size_t len = fread(text, 1, sizeof text - 1, f);
+		text[len] = '\0';
+		fclose(f);
+	}
+	unlink(path);
+	close(fd);
+	CHECK("unmodelled_is_ENOSUPP_when_added", rc == PAPI_ENOSUPP, "adding memory_cancel:ST_RB_FULL returned %d", rc);
+	CHECK("unmodelled_explained", strstr(text, "ST_RB_FULL") && strstr(text, "emulator-coverage.md"),
+	      "PAPI's error output was: %s", text);
+	CHECK("unmodelled_keeps_the_set", PAPI_num_events(set) == 1, "the set has %d events", PAPI_num_events(set));
+	PAPI_start(set);
+	nb_alu_loop(10000);
+	PAPI_stop(set, v);
+	CHECK("unmodelled_set_still_counts", within(v[0], 40000, kOverhead), "%lld instructions", v[0]);
+
+	PAPI_start(set);
+	rc = PAPI_add_named_event(other, "memory_cancel:ST_RB_FULL");
+	CHECK("unmodelled_added_while_another_set_runs", rc == PAPI_OK, "%s", PAPI_strerror(rc));
+	nb_alu_loop(10000);
+	PAPI_stop(set, v);
+	/* Trying the new set would have disabled the running set's counter: the loop after the add is counted (and
+	   the add itself, name lookup and scheduling, some 20,000 instructions). */
+	CHECK("running_set_undisturbed", within(v[0], 40000, 100000), "%lld instructions", v[0]);
+	rc = PAPI_start(other);
+	CHECK("unmodelled_refused_at_start", rc == PAPI_ENOSUPP, "PAPI_start returned %d", rc);
+	if (rc == PAPI_OK)
+		PAPI_stop(other, v);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	PAPI_cleanup_eventset(other);
+	PAPI_destroy_eventset(&other);
 }
 
 /* Two event sets used in turn: each counts only while it runs, and keeps its values when stopped. */
@@ -327,6 +382,7 @@ int main(void)
 		return 1;
 	}
 	conflict();
+	unmodelled();
 	several_sets();
 	reset_accum_write();
 	multiplexing();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <map>
 
 #include "component/counter_extension.h"
@@ -28,6 +29,9 @@ public:
     }
     // Events that arrive after the CCCR is read and before the counter is.
     std::uint64_t between_reads = 0;
+    // Each runs once, as a signal handler would, right after the next counter read or counter write returns to
+    // the component (PAPI's software overflow reads the set from its timer's handler).
+    std::function<void()> interrupt_after_read, interrupt_after_write;
     unsigned cccr_writes = 0;
     std::uint64_t raw() const { return raw_; }
 
@@ -37,6 +41,7 @@ public:
             ovf_ = (value >> 31) & 1;
         } else if (msr == kCounters[counter_].counter_msr) {
             raw_ = value;
+            interrupt_now(&interrupt_after_write);
         }
         return IoStatus::Ok;
     }
@@ -48,12 +53,20 @@ public:
         advance(between_reads);
         between_reads = 0;
         *value = raw_;
+        interrupt_now(&interrupt_after_read);
         return IoStatus::Ok;
     }
     IoStatus counter_status(unsigned) override { return IoStatus::Ok; }
     unsigned logical_processor() override { return 0; }
 
 private:
+    static void interrupt_now(std::function<void()>* interrupt) {
+        if (!*interrupt) return;
+        const std::function<void()> handler = std::move(*interrupt);
+        *interrupt = nullptr;
+        handler();
+    }
+
     unsigned counter_;
     std::uint64_t raw_ = 0;
     bool ovf_ = false;
@@ -150,4 +163,46 @@ TEST(CounterExtension, AStoppedSetKeepsItsValuesAndTouchesNoCounter) {
     hw.advance(1000);  // someone else counts on the counter now
     read_event_set(hw, &set);
     EXPECT_EQ(set.values[0], 77);
+}
+
+// PAPI_stop reads the set, then stops it, and only then stops the overflow timer; PAPI_read may run while the timer
+// does. A read from the timer's handler that interrupts one of these sees the set half-updated: it returns what the
+// last completed read found (real counts from a moment earlier) and changes nothing.
+TEST(CounterExtension, AReadThatInterruptsAReadChangesNothing) {
+    ScriptedCounter hw(3);
+    nb_event_set set = running_set(3);
+    hw.advance(100);
+    read_event_set(hw, &set);
+    hw.advance(50);
+    long long seen = -1;
+    hw.interrupt_after_read = [&] {  // the counter read returned 150 to the outer read
+        hw.advance(7);
+        EXPECT_EQ(read_event_set(hw, &set), NB_STATUS_OK);
+        seen = set.values[0];
+    };
+    ASSERT_EQ(read_event_set(hw, &set), NB_STATUS_OK);
+    EXPECT_EQ(seen, 100);
+    EXPECT_EQ(set.values[0], 150);
+    read_event_set(hw, &set);
+    EXPECT_EQ(set.values[0], 157);
+}
+
+TEST(CounterExtension, AReadThatInterruptsAStopChangesNothing) {
+    ScriptedCounter hw(5);
+    nb_event_set set = running_set(5);
+    set.num_stop_writes = 1;
+    set.stop_writes[0] = nb_msr_write{kCounters[5].counter_msr, 0, 0};  // stop clears the counter
+    hw.advance(200);
+    read_event_set(hw, &set);
+    hw.advance(100);
+    long long seen = -1;
+    hw.interrupt_after_write = [&] {  // the counter is cleared, the set not yet marked stopped
+        EXPECT_EQ(read_event_set(hw, &set), NB_STATUS_OK);
+        seen = set.values[0];
+    };
+    ASSERT_EQ(stop_event_set(hw, &set), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 300);
+    EXPECT_EQ(seen, 200) << "the last completed read's value: stop folds its reading in after the stop writes";
+    read_event_set(hw, &set);
+    EXPECT_EQ(set.values[0], 300) << "not a cleared counter taken for a 40-bit wrap";
 }

@@ -3,6 +3,7 @@
 // conflicts with the allocator's explanation, unsupported events, Hyper-Threading.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@ std::vector<unsigned> codes_of(const std::vector<std::string>& names) {
 int make_set(nb_event_set* set, const std::vector<std::string>& names, int domain = kUser | kKernel, unsigned lp = 0,
              std::string* why = nullptr) {
     nb_event_set_init(set, domain);
-    nb_thread thread{static_cast<std::uint8_t>(lp)};
+    nb_thread thread{static_cast<std::uint8_t>(lp), 0};
     const std::vector<unsigned> codes = codes_of(names);
     char reason[NB_REASON_LEN] = "";
     const int s = nb_event_set_update(set, &thread, codes.data(), static_cast<unsigned>(codes.size()), reason,
@@ -44,7 +45,7 @@ int make_set(nb_event_set* set, const std::vector<std::string>& names, int domai
 
 void start(nb_event_set* set) {
     char why[NB_REASON_LEN] = "";
-    ASSERT_EQ(nb_event_set_start(set, why, sizeof why), NB_STATUS_OK) << why;
+    ASSERT_EQ(nb_event_set_start(set, nullptr, why, sizeof why), NB_STATUS_OK) << why;
 }
 
 const char* kTotIns = "instr_retired:NBOGUSNTAG:NBOGUSTAG";
@@ -78,14 +79,14 @@ TEST(EventSet, InstructionsAndBranchesAreExact) {
     EXPECT_EQ(set.values[1], 999);
     EXPECT_EQ(set.values[2], 1);
     m.loop(10, 1);
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
     EXPECT_EQ(set.values[0], 5020);
     EXPECT_EQ(set.values[1] + set.values[2], 1010);
     nb_event_set all;
     ASSERT_EQ(make_set(&all, {kBrIns}), NB_STATUS_OK);
     start(&all);
     m.loop(7, 2);
-    nb_event_set_stop(&all);
+    nb_event_set_stop(&all, nullptr);
     EXPECT_EQ(all.values[0], 7);
     m.straight(100);  // after stop: not counted
     ASSERT_EQ(nb_event_set_read(&set), NB_STATUS_OK);
@@ -109,7 +110,7 @@ TEST(EventSet, TheCommonPresetSetCountsInOnePass) {
     m.straight(300, 3, emu::InsnClass::SseScalarDp);
     m.straight(100, 3, emu::InsnClass::SseScalarSp);
     m.straight(100, 3, emu::InsnClass::X87Arith);  // not in the sse variant
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
     EXPECT_GT(set.values[0], set.values[1] / 4) << "cycles";
     EXPECT_EQ(set.values[1], 200 * 4 + 500);
     EXPECT_GE(set.values[2], 0);
@@ -130,7 +131,7 @@ TEST(EventSet, DomainsSelectUserAndKernelLevels) {
         start(&set);
         m.straight(100, 0);
         m.straight(200, 3);
-        ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+        ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
         EXPECT_EQ(set.values[0], c.expected) << "domain " << c.domain;
     }
     // :u and :k in the name win over the domain.
@@ -139,7 +140,7 @@ TEST(EventSet, DomainsSelectUserAndKernelLevels) {
     start(&set);
     m.straight(70, 0);
     m.straight(30, 3);
-    nb_event_set_stop(&set);
+    nb_event_set_stop(&set, nullptr);
     EXPECT_EQ(set.values[0], 70);
 }
 
@@ -148,12 +149,12 @@ TEST(EventSet, ChangingTheDomainReschedules) {
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns}, kUser), NB_STATUS_OK);
     char why[NB_REASON_LEN] = "";
-    nb_thread thread{0};
+    nb_thread thread{0, 0};
     ASSERT_EQ(nb_event_set_set_domain(&set, &thread, kKernel, why, sizeof why), NB_STATUS_OK) << why;
     start(&set);
     m.straight(10, 0);
     m.straight(20, 3);
-    nb_event_set_stop(&set);
+    nb_event_set_stop(&set, nullptr);
     EXPECT_EQ(set.values[0], 10);
     EXPECT_EQ(nb_event_set_set_domain(&set, &thread, 4, why, sizeof why), NB_STATUS_INVALID);
     EXPECT_EQ(set.domain, kKernel) << "a refused domain leaves the old one";
@@ -177,7 +178,7 @@ TEST(EventSet, ResetAndWriteWhileRunning) {
     EXPECT_EQ(set.values[0], (1ll << 40) + 5);
     EXPECT_EQ(set.values[1], (1ll << 45) + 5);
     m.loop(5, 1);
-    nb_event_set_stop(&set);
+    nb_event_set_stop(&set, nullptr);
     EXPECT_EQ(set.values[0], (1ll << 40) + 15) << "the emulator's OVF flag was acknowledged, not counted twice";
 }
 
@@ -188,13 +189,13 @@ TEST(EventSet, SeveralEventSetsTakeTurns) {
     ASSERT_EQ(make_set(&b, {kBrTkn, kTotIns}), NB_STATUS_OK);
     start(&a);
     m.loop(10, 2);
-    nb_event_set_stop(&a);
+    nb_event_set_stop(&a, nullptr);
     start(&b);
     m.loop(20, 2);
-    nb_event_set_stop(&b);
+    nb_event_set_stop(&b, nullptr);
     start(&a);  // starting again counts from zero
     m.loop(5, 2);
-    nb_event_set_stop(&a);
+    nb_event_set_stop(&a, nullptr);
     EXPECT_EQ(a.values[0], 15);
     EXPECT_EQ(b.values[0], 19);
     EXPECT_EQ(b.values[1], 60);
@@ -207,7 +208,7 @@ TEST(EventSet, StopLeavesNoRegisterProgrammed) {
               NB_STATUS_OK);
     start(&set);
     m.loop(10, 2);
-    nb_event_set_stop(&set);
+    nb_event_set_stop(&set, nullptr);
     for (unsigned c = 0; c < kNumCounters; ++c) {
         std::uint64_t v = 1;
         ASSERT_EQ(m.backend().read_msr(kCounters[c].cccr_msr, &v), IoStatus::Ok);
@@ -242,7 +243,7 @@ TEST(EventSet, ConflictsCarryTheAllocatorsExplanation) {
 
     // A failed update leaves the set as it was (PAPI re-establishes its old events).
     nb_event_set kept = before;
-    nb_thread thread{0};
+    nb_thread thread{0, 0};
     const std::vector<unsigned> bad = codes_of({"1stL_cache_load_miss_retired", "2ndL_cache_load_miss_retired"});
     char reason[NB_REASON_LEN];
     EXPECT_EQ(nb_event_set_update(&kept, &thread, bad.data(), 2, reason, sizeof reason), NB_STATUS_CONFLICT);
@@ -256,7 +257,7 @@ TEST(EventSet, TooManyEventsAndEventsThatNeedAMask) {
     nb_event_set_init(&set, kUser);
     std::vector<unsigned> many(NB_MAX_EVENTS + 1, codes_of({kTotIns})[0]);
     char why[NB_REASON_LEN] = "";
-    nb_thread thread{0};
+    nb_thread thread{0, 0};
     EXPECT_EQ(nb_event_set_update(&set, &thread, many.data(), static_cast<unsigned>(many.size()), why, sizeof why),
               NB_STATUS_TOO_MANY);
 
@@ -278,24 +279,111 @@ TEST(EventSet, TheSameEventTwiceSharesItsCounter) {
     EXPECT_EQ(set.counter_of[0], set.counter_of[1]);
     start(&set);
     m.loop(30, 1);
-    nb_event_set_stop(&set);
+    nb_event_set_stop(&set, nullptr);
     EXPECT_EQ(set.values[0], 29);
     EXPECT_EQ(set.values[1], 29);
 }
 
-TEST(EventSet, UnmodelledEventsAreRefusedAtStartAndLeaveThePmuClean) {
-    EmulatedMachine m;
-    nb_event_set set;
-    ASSERT_EQ(make_set(&set, {"SSE_input_assist:ALL", kTotIns}), NB_STATUS_OK);
-    char why[NB_REASON_LEN] = "";
-    EXPECT_EQ(nb_event_set_start(&set, why, sizeof why), NB_STATUS_UNSUPPORTED);
-    EXPECT_NE(std::string(why).find("SSE_input_assist"), std::string::npos) << why;
-    EXPECT_EQ(set.running, 0);
+// Every CCCR and ESCR of the model reads zero: nothing is left programmed.
+void expect_pmu_clean(EmulatedMachine& m) {
     for (unsigned c = 0; c < kNumCounters; ++c) {
         std::uint64_t v = 1;
         m.backend().read_msr(kCounters[c].cccr_msr, &v);
         EXPECT_EQ(v, 0u) << kCounters[c].cccr_name;
     }
+    for (unsigned e = 0; e < kNumEscrs; ++e) {
+        if (!model_in(kEscrs[e].models, 2)) continue;
+        std::uint64_t v = 1;
+        m.backend().read_msr(kEscrs[e].msr, &v);
+        EXPECT_EQ(v, 0u) << kEscrs[e].name;
+    }
+}
+
+TEST(EventSet, UnmodelledEventsAreRefusedWhenAddedAndLeaveThePmuClean) {
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns}), NB_STATUS_OK);
+    EXPECT_EQ(set.measurable, 1);
+    // PAPI_add_event: the set with the new event is scheduled and tried; the emulator cannot count it.
+    nb_thread thread{0, 0};
+    const std::vector<unsigned> codes = codes_of({kTotIns, "SSE_input_assist:ALL"});
+    char why[NB_REASON_LEN] = "";
+    EXPECT_EQ(nb_event_set_update(&set, &thread, codes.data(), 2, why, sizeof why), NB_STATUS_UNSUPPORTED);
+    EXPECT_NE(std::string(why).find("SSE_input_assist"), std::string::npos) << why;
+    EXPECT_EQ(set.num_events, 1u) << "a refused update leaves the set as it was";
+    expect_pmu_clean(m);
+    // The set as it was still counts.
+    start(&set);
+    m.straight(25);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 25);
+}
+
+TEST(EventSet, WhileASetRunsTheNextIsTriedAtStart) {
+    EmulatedMachine m;
+    nb_thread thread{0, 0};
+    nb_event_set running, next;
+    ASSERT_EQ(make_set(&running, {kTotIns}), NB_STATUS_OK);
+    char why[NB_REASON_LEN] = "";
+    ASSERT_EQ(nb_event_set_start(&running, &thread, why, sizeof why), NB_STATUS_OK) << why;
+    EXPECT_EQ(thread.running_sets, 1);
+    m.straight(10);
+    // Trying this set would reprogram the PMU under the running one: it is scheduled only.
+    nb_event_set_init(&next, kUser);
+    const std::vector<unsigned> codes = codes_of({"SSE_input_assist:ALL"});
+    const unsigned writes = m.backend().writes;
+    EXPECT_EQ(nb_event_set_update(&next, &thread, codes.data(), 1, why, sizeof why), NB_STATUS_OK) << why;
+    EXPECT_EQ(m.backend().writes, writes) << "no register was written";
+    EXPECT_EQ(next.measurable, 0);
+    m.straight(15);
+    ASSERT_EQ(nb_event_set_stop(&running, &thread), NB_STATUS_OK);
+    EXPECT_EQ(running.values[0], 25) << "the running set counted on undisturbed";
+    EXPECT_EQ(thread.running_sets, 0);
+    // Start finds what update could not try, and leaves nothing programmed.
+    EXPECT_EQ(nb_event_set_start(&next, &thread, why, sizeof why), NB_STATUS_UNSUPPORTED);
+    EXPECT_NE(std::string(why).find("SSE_input_assist"), std::string::npos) << why;
+    EXPECT_EQ(next.running, 0);
+    EXPECT_EQ(thread.running_sets, 0);
+    expect_pmu_clean(m);
+}
+
+TEST(EventSet, SchedulingTheSameEventsAgainDoesNothing) {
+    // What PAPI does before each start that follows another set's, and on every multiplexing switch (in its signal
+    // handler): the set, its registers and the PMU stay as they are.
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}), NB_STATUS_OK);
+    const nb_event_set before = set;
+    nb_thread thread{0, 0};
+    char why[NB_REASON_LEN] = "";
+    const std::vector<unsigned> same = codes_of({kTotIns, kBrIns});
+    const unsigned writes = m.backend().writes;
+    ASSERT_EQ(nb_event_set_update(&set, &thread, same.data(), 2, why, sizeof why), NB_STATUS_OK) << why;
+    EXPECT_EQ(m.backend().writes, writes);
+    EXPECT_EQ(std::memcmp(&set, &before, sizeof set), 0);
+    // Another domain is another schedule.
+    ASSERT_EQ(nb_event_set_set_domain(&set, &thread, kKernel, why, sizeof why), NB_STATUS_OK) << why;
+    EXPECT_NE(std::memcmp(set.start_writes, before.start_writes, sizeof set.start_writes), 0);
+}
+
+TEST(EventSet, AnUnchangedScheduleIsNotTriedAgain) {
+    // PAPI schedules a set again before every start that follows another set's, and its multiplexing does so on
+    // every switch, from its timer signal: a schedule that was tried once is not programmed again.
+    EmulatedMachine m;
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}, kUser), NB_STATUS_OK);
+    nb_thread thread{0, 0};
+    char why[NB_REASON_LEN] = "";
+    // In the user domain, :u is another code with the same schedule.
+    const std::vector<unsigned> alias = codes_of({kTotIns, std::string(kBrIns) + ":u"}), fewer = codes_of({kTotIns});
+    ASSERT_NE(alias[1], set.codes[1]);
+    const unsigned writes = m.backend().writes;
+    ASSERT_EQ(nb_event_set_update(&set, &thread, alias.data(), 2, why, sizeof why), NB_STATUS_OK) << why;
+    EXPECT_EQ(m.backend().writes, writes);
+    EXPECT_EQ(set.measurable, 1);
+    ASSERT_EQ(nb_event_set_update(&set, &thread, fewer.data(), 1, why, sizeof why), NB_STATUS_OK) << why;
+    EXPECT_GT(m.backend().writes, writes) << "a different schedule is tried";
+    EXPECT_EQ(set.measurable, 1);
 }
 
 TEST(EventSet, HyperThreadingCountsTheOwningLogicalProcessor) {
@@ -310,7 +398,7 @@ TEST(EventSet, HyperThreadingCountsTheOwningLogicalProcessor) {
     m.straight(70);  // the other logical processor's instructions are not counted
     m.on_thread(1);
     m.straight(2);
-    nb_event_set_stop(&set);
+    nb_event_set_stop(&set, nullptr);
     EXPECT_EQ(set.values[0], 42);
 }
 

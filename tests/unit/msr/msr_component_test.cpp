@@ -58,7 +58,7 @@ int make_set(nb_event_set* set, const std::vector<std::string>& names, int domai
 
 int start(nb_event_set* set, std::string* why = nullptr) {
     char reason[NB_REASON_LEN] = "";
-    const int s = nb_event_set_start(set, reason, sizeof reason);
+    const int s = nb_event_set_start(set, nullptr, reason, sizeof reason);
     if (why) *why = reason;
     return s;
 }
@@ -97,7 +97,7 @@ TEST(MsrComponent, TheExactWritesOfOneEventOnEachLogicalProcessor) {
                                           {true, 0, 0x30C, 0},  // erratum N15
                                           {true, 0, 0x36C, kCccrCru01}};
     EXPECT_EQ(m.writes(), expected);
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
     nb_thread_shutdown(nullptr);
 
     // The same event from CPU 2: package 0's registers, with the T1 bits.
@@ -112,7 +112,7 @@ TEST(MsrComponent, TheExactWritesOfOneEventOnEachLogicalProcessor) {
                                              {true, 2, 0x36C, kCccrCru01}};
     EXPECT_EQ(m.writes(), expected_t1);
     EXPECT_EQ(m.get(0, 0x3B8), kInstrRetiredT1);
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
 }
 
 TEST(MsrComponent, TaggingMsrsAndEscrsAreWrittenBeforeAnyCccrEnable) {
@@ -151,7 +151,7 @@ TEST(MsrComponent, TaggingMsrsAndEscrsAreWrittenBeforeAnyCccrEnable) {
             EXPECT_EQ(w[0], (Access{true, 0, kMsrPebsEnable, 0x01000001}));
             EXPECT_EQ(w[1], (Access{true, 0, kMsrPebsMatrixVert, 1}));
         }
-        ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+        ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
     }
 }
 
@@ -176,7 +176,7 @@ TEST(MsrComponent, CountsAreExtendedTo64BitsThroughTheOvfFlag) {
     m.set(0, 0x36C, kCccrCru01 | (1ull << kCccrOvfBit));
     ASSERT_EQ(nb_event_set_read(&set), NB_STATUS_OK);
     EXPECT_EQ(set.values[0], (2ll << 40) + 5000);
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
     EXPECT_EQ(m.get(0, 0x36C), 0u) << "stopped";
 }
 
@@ -199,7 +199,7 @@ TEST(MsrComponent, CountersOtherSoftwareHoldsAreAvoidedAndExplained) {
     }
     EXPECT_EQ(m.get(0, 0x360), kWatchdog);
     EXPECT_EQ(m.get(0, 0x3A3) >> 25, 0x13u) << "global_power_events on FSB_ESCR1";
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
 
     // With the other logical processor's watchdog too (counter 2 on FSB_ESCR1), no FSB ESCR is left.
     m.set(0, 0x362, kWatchdog);
@@ -277,7 +277,7 @@ TEST(MsrComponent, AttachedSetsCountTheirCpuFromAnyThread) {
     ASSERT_EQ(nb_event_set_read(&on0), NB_STATUS_OK);
     EXPECT_EQ(on2.values[0], 11);
     EXPECT_EQ(on0.values[0], 22);
-    for (nb_event_set* s : {&on0, &on2, &on3}) EXPECT_EQ(nb_event_set_stop(s), NB_STATUS_OK);
+    for (nb_event_set* s : {&on0, &on2, &on3}) EXPECT_EQ(nb_event_set_stop(s, nullptr), NB_STATUS_OK);
 }
 
 TEST(MsrComponent, TheKernelDomainSetsTheOsBits) {
@@ -288,7 +288,7 @@ TEST(MsrComponent, TheKernelDomainSetsTheOsBits) {
     ASSERT_EQ(make_set(&set, {"instr_retired:NBOGUSNTAG"}, kKernel), NB_STATUS_OK);
     ASSERT_EQ(start(&set), NB_STATUS_OK);
     EXPECT_EQ(m.get(0, 0x3B8), (0x02ull << 25) | (1ull << 9) | 0x8) << "T0_OS only";
-    ASSERT_EQ(nb_event_set_stop(&set), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
 }
 
 TEST(MsrComponent, ShutdownLeavesTheMachineAsItWasFound) {

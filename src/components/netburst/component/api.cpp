@@ -36,6 +36,10 @@ int with_component(Fn fn) {
     }
 }
 
+// Update and set_domain may try a schedule on the PMU only when they know the thread and none of its sets runs:
+// trying programs (and then clears) the registers a running set counts with.
+bool may_program(const nb_thread* thread) { return thread && thread->running_sets == 0; }
+
 int text_result(bool found, const std::string& text, char* buf, size_t len) {
     if (!found) return NB_STATUS_NO_EVENT;
     copy_text(buf, len, text);
@@ -126,7 +130,7 @@ int nb_event_set_update(struct nb_event_set* set, const struct nb_thread* thread
         const CpuTarget target(c.backend(), *set);
         // A set attached to a CPU counts that CPU's logical processor, whichever thread schedules it.
         const unsigned lp = set->attached_cpu >= 0 ? set->logical_processor : thread ? thread->logical_processor : 0;
-        const int s = update_event_set(c, set, lp, codes, num_codes, &reason);
+        const int s = update_event_set(c, set, lp, codes, num_codes, may_program(thread), &reason);
         copy_text(why, why_len, reason);
         return s;
     });
@@ -138,26 +142,31 @@ int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* th
         std::string reason;
         const CpuTarget target(c.backend(), *set);
         const unsigned lp = (thread && set->attached_cpu < 0) ? thread->logical_processor : set->logical_processor;
-        const int s = set_event_set_domain(c, set, lp, domain, &reason);
+        const int s = set_event_set_domain(c, set, lp, domain, may_program(thread), &reason);
         copy_text(why, why_len, reason);
         return s;
     });
 }
 
-int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len) {
+int nb_event_set_start(struct nb_event_set* set, struct nb_thread* thread, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {
         std::string reason;
         const CpuTarget target(c.backend(), *set);
+        const bool was_running = set->running != 0;
         const int s = start_event_set(c, set, &reason);
         copy_text(why, why_len, reason);
+        if (thread && !was_running && set->running) ++thread->running_sets;
         return s;
     });
 }
 
-int nb_event_set_stop(struct nb_event_set* set) {
+int nb_event_set_stop(struct nb_event_set* set, struct nb_thread* thread) {
     return with_component([&](ComponentState& c) {
         const CpuTarget target(c.backend(), *set);
-        return stop_event_set(c.backend(), set);
+        const bool was_running = set->running != 0;
+        const int s = stop_event_set(c.backend(), set);
+        if (thread && was_running && !set->running && thread->running_sets > 0) --thread->running_sets;
+        return s;
     });
 }
 
@@ -201,9 +210,11 @@ int nb_event_set_attach_cpu(struct nb_event_set* set, unsigned cpu, char* why, s
         nb_event_set next = *set;
         next.attached_cpu = static_cast<std::int32_t>(cpu);
         next.logical_processor = static_cast<std::uint8_t>(lp);
+        next.scheduled_domain = -1;  // a new target: never taken for the schedule the set already has
         const CpuTarget target(c.backend(), next);
         std::vector<unsigned> codes(set->codes, set->codes + set->num_events);
-        const int status = update_event_set(c, &next, lp, codes.data(), set->num_events, &reason);
+        const int status =
+            update_event_set(c, &next, lp, codes.data(), set->num_events, /*may_program=*/false, &reason);
         copy_text(why, why_len, reason);
         if (status == NB_STATUS_OK) *set = next;
         return status;

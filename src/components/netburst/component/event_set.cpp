@@ -1,5 +1,7 @@
 #include "component/event_set.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -94,10 +96,82 @@ int io_status(IoStatus s) {
     return NB_STATUS_SYSTEM;
 }
 
+// The 64-bit counts up to date, then published. The CCCRs and counters are read in one batch (one system call on
+// real hardware, one client request under the emulator).
+int sample_all(Backend& backend, nb_event_set* set) {
+    if (set->running) {
+        std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+        IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
+        if (s != IoStatus::Ok) return io_status(s);
+        for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
+            const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+            s = sample(backend, set, c, cccr[c], raw[c]);
+            if (s != IoStatus::Ok) return io_status(s);
+        }
+    }
+    publish_values(set);
+    return NB_STATUS_OK;
+}
+
+// PAPI's software overflow reads the running set from its timer's signal handler, and the signal can interrupt
+// the thread inside another call on the same set: PAPI_stop reads and stops the set before it stops the timer, and
+// PAPI_read, PAPI_reset and PAPI_write may run while the timer does. Sampling the half-updated state there would
+// count events twice, or take a counter the stop has cleared for a 40-bit wrap (2^40 events). So these calls mark
+// the set busy, and a read that finds it busy hands PAPI the values of the last completed read: real counts from
+// a moment earlier, which the next tick brings up to date. (A read that interrupts publish_values sees each
+// event's count from one of the two reads.) The handler runs to completion on the same thread before the
+// interrupted call goes on, so a compiler fence orders the flag; no other thread touches the set.
+class Busy {
+public:
+    explicit Busy(nb_event_set* set) : set_(set), was_(set->busy) {
+        set_->busy = 1;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+    }
+    ~Busy() {
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        set_->busy = was_;
+    }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+
+private:
+    nb_event_set* set_;
+    std::uint8_t was_;
+};
+
 std::string event_name(ComponentState& component, const nb_event_set* set, int index) {
     std::string name;
     if (index < 0 || !component.registry.name_of(set->codes[index], &name)) return "an event of the set";
     return name;
+}
+
+// Programs the set and asks the backend about every counter it enables. On success the set is left programmed
+// (start goes on from there); on failure everything the set programmed is disabled again and *why names the
+// refused write or the event the backend cannot measure.
+int program_and_check(ComponentState& component, const nb_event_set* set, std::string* why) {
+    Backend& backend = component.backend();
+    std::string failed;
+    const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
+    if (s != IoStatus::Ok) {
+        const std::string reason = backend.last_refusal();
+        apply_stop(backend, set);
+        *why = "the processor refused " + failed + " while starting the event set" +
+               (reason.empty() ? std::string() : ": " + reason);
+        return io_status(s);
+    }
+    for (CounterMask left = set->programmed_counters; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        const IoStatus status = backend.counter_status(c);
+        if (status == IoStatus::Ok) continue;
+        apply_stop(backend, set);
+        *why = status == IoStatus::Unsupported
+                   ? event_name(component, set, set->owner_of_counter[c]) +
+                         " counts something the NetBurst emulator does not model (counter " + std::to_string(c) +
+                         "), so it cannot be counted here; see doc/emulator-coverage.md"
+                   : "cannot ask the backend about counter " + std::to_string(c);
+        return io_status(status);
+    }
+    return NB_STATUS_OK;
 }
 
 }  // namespace
@@ -109,7 +183,7 @@ void init_event_set(nb_event_set* set, int domain) {
 }
 
 int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
-                     unsigned num_codes, std::string* why) {
+                     unsigned num_codes, bool may_program, std::string* why) {
     if (num_codes > NB_MAX_EVENTS) {
         *why = std::to_string(num_codes) + " native events cannot be counted at once: the NetBurst PMU has " +
                std::to_string(NB_NUM_COUNTERS) + " counters (use PAPI's multiplexing)";
@@ -119,6 +193,16 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
         *why = "domain " + std::to_string(set->domain) + " is not available: NetBurst counts user and kernel levels";
         return NB_STATUS_INVALID;
     }
+    const unsigned lp = component.cpu().hyper_threading ? logical_processor : 0;
+
+    // PAPI schedules a set again before every start that follows another set's start, and its multiplexing does
+    // so on every switch, from its timer's signal handler. The same events for the same logical processor and
+    // domain give the same schedule: nothing is done then, and in particular nothing is allocated, which a signal
+    // handler must not do (it may have interrupted malloc).
+    // On shared hardware the schedule also depends on what others hold, so only the per-thread PMU takes this path.
+    if (component.cpu().per_thread_pmu && num_codes > 0 && num_codes == set->num_events && lp == set->logical_processor &&
+        set->domain == set->scheduled_domain && std::equal(codes, codes + num_codes, set->codes))
+        return NB_STATUS_OK;
 
     // The same request twice (two spellings PAPI keeps apart) is counted once.
     std::vector<EventRequest> requests;
@@ -142,7 +226,7 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
     AllocContext ctx;
     ctx.model = component.cpu().model;
     ctx.hyper_threading = component.cpu().hyper_threading;
-    ctx.thread = ctx.hyper_threading ? logical_processor : 0;
+    ctx.thread = lp;
     ctx.default_privilege = privilege_for_domain(set->domain);
     // On shared hardware: what other software, errata and this process's other event sets leave free.
     PmuOccupancy occupancy = component.backend().occupancy(ctx.thread);
@@ -158,6 +242,7 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
 
     nb_event_set next;
     init_event_set(&next, set->domain);
+    next.scheduled_domain = set->domain;
     next.attached_cpu = set->attached_cpu;
     next.logical_processor = static_cast<std::uint8_t>(ctx.thread);
     if (!copy_writes(start_writes(*schedule), next.start_writes, &next.num_start_writes) ||
@@ -181,12 +266,30 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
         next.counter_of[i] = static_cast<std::int8_t>(counter);
         next.read_counters |= counter_bit(static_cast<unsigned>(counter));
     }
+
+    // A set the emulator cannot count is refused now rather than at PAPI_start, as PAPI's perf_event component
+    // refuses a set its kernel cannot schedule (it tries each one): PAPI_add_event fails with PAPI_ENOSUPP and the
+    // explanation, and programs that fill the PMU from the event list, as PAPI's tests do, go on to the next event.
+    // Only the emulator answers "unsupported", and trying programs the PMU, so it happens only on the emulator's
+    // per-thread PMU and when the caller knows that no event set of this thread is running; otherwise PAPI_start
+    // checks the same. Registers that passed once (other spellings of the same events) are not tried again.
+    const bool unchanged = set->num_start_writes == next.num_start_writes &&
+                           std::memcmp(set->start_writes, next.start_writes,
+                                       next.num_start_writes * sizeof next.start_writes[0]) == 0;
+    if (unchanged && set->measurable) {
+        next.measurable = 1;
+    } else if (may_program && component.cpu().emulated && component.cpu().per_thread_pmu) {
+        const int status = program_and_check(component, &next, why);
+        if (status != NB_STATUS_OK) return status;
+        apply_stop(component.backend(), &next);
+        next.measurable = 1;
+    }
     *set = next;
     return NB_STATUS_OK;
 }
 
 int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned logical_processor, int domain,
-                         std::string* why) {
+                         bool may_program, std::string* why) {
     if (!domain_supported(domain)) {
         *why = "domain " + std::to_string(domain) + " is not available: NetBurst counts user and kernel levels";
         return NB_STATUS_INVALID;
@@ -195,7 +298,7 @@ int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned 
     set->domain = domain;
     std::vector<unsigned> codes(set->codes, set->codes + set->num_events);
     const int status = update_event_set(component, set, logical_processor, codes.data(),
-                                        static_cast<unsigned>(codes.size()), why);
+                                        static_cast<unsigned>(codes.size()), may_program, why);
     if (status != NB_STATUS_OK) set->domain = old_domain;
     return status;
 }
@@ -216,65 +319,44 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
     std::memset(set->last_raw, 0, sizeof set->last_raw);
     std::memset(set->total, 0, sizeof set->total);
     std::memset(set->values, 0, sizeof set->values);
-    std::string failed;
-    const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
-    if (s != IoStatus::Ok) {
-        const std::string reason = backend.last_refusal();
-        apply_stop(backend, set);
+    // Checked again even when update tried the set: the backend's answer is about the registers as programmed now.
+    const int status = program_and_check(component, set, why);
+    if (status != NB_STATUS_OK) {
         backend.release(claim);
-        *why = "the processor refused " + failed + " while starting the event set" +
-               (reason.empty() ? std::string() : ": " + reason);
-        return io_status(s);
-    }
-    for (CounterMask left = set->programmed_counters; left != 0; left &= left - 1) {
-        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
-        const IoStatus status = backend.counter_status(c);
-        if (status == IoStatus::Ok) continue;
-        apply_stop(backend, set);
-        backend.release(claim);
-        *why = status == IoStatus::Unsupported
-                   ? event_name(component, set, set->owner_of_counter[c]) +
-                         " counts something the NetBurst emulator does not model (counter " + std::to_string(c) +
-                         "), so it cannot be counted here; see doc/emulator-coverage.md"
-                   : "cannot ask the backend about counter " + std::to_string(c);
-        return io_status(status);
+        return status;
     }
     set->running = 1;
     return NB_STATUS_OK;
 }
 
 int read_event_set(Backend& backend, nb_event_set* set) {
-    if (set->running) {
-        std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
-        IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
-        if (s != IoStatus::Ok) return io_status(s);
-        for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
-            if (!(set->read_counters & counter_bit(c))) continue;
-            s = sample(backend, set, c, cccr[c], raw[c]);
-            if (s != IoStatus::Ok) return io_status(s);
-        }
+    if (set->busy) return NB_STATUS_OK;  // interrupted a call on this set: the last completed read's values
+    const Busy busy(set);
+    return sample_all(backend, set);
+}
+
+int stop_event_set(Backend& backend, nb_event_set* set) {
+    if (!set->running) return NB_STATUS_OK;
+    const Busy busy(set);
+    // Read, then stop at once: the counters count this code too, so the arithmetic waits until they are stopped
+    // (and needs no OVF acknowledgement, since the stop writes clear the CCCRs). The set is marked stopped before
+    // the registers are cleared.
+    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+    const IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
+    set->running = 0;
+    apply_stop(backend, set);
+    backend.release(claim_of(*set));
+    if (s != IoStatus::Ok) return io_status(s);
+    for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        fold(set, c, cccr[c], raw[c]);
     }
     publish_values(set);
     return NB_STATUS_OK;
 }
 
-int stop_event_set(Backend& backend, nb_event_set* set) {
-    if (!set->running) return NB_STATUS_OK;
-    // Read, then stop at once: the counters count this code too, so the arithmetic waits until they are stopped
-    // (and needs no OVF acknowledgement, since the stop writes clear the CCCRs).
-    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
-    const IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
-    apply_stop(backend, set);
-    backend.release(claim_of(*set));
-    set->running = 0;
-    if (s != IoStatus::Ok) return io_status(s);
-    for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c)
-        if (set->read_counters & counter_bit(c)) fold(set, c, cccr[c], raw[c]);
-    publish_values(set);
-    return NB_STATUS_OK;
-}
-
 int reset_event_set(Backend& backend, nb_event_set* set) {
+    const Busy busy(set);
     if (set->running) {
         for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
             if (!(set->read_counters & counter_bit(c))) continue;
@@ -290,6 +372,7 @@ int reset_event_set(Backend& backend, nb_event_set* set) {
 }
 
 int write_event_set(Backend& backend, nb_event_set* set, const long long* values) {
+    const Busy busy(set);
     for (unsigned i = 0; i < set->num_events; ++i) {
         const unsigned c = static_cast<unsigned>(set->counter_of[i]);
         const std::uint64_t value = static_cast<std::uint64_t>(values[i]);

@@ -16,13 +16,16 @@ void init_event_set(nb_event_set* set, int domain);
 
 // Places `codes` (PAPI's native events, in order) on the PMU for logical processor `logical_processor` and keeps
 // the resulting MSR writes. Duplicate codes share a counter. On failure the set is unchanged and *why says why:
-// NB_STATUS_CONFLICT carries the allocator's explanation of the colliding resource.
+// NB_STATUS_CONFLICT carries the allocator's explanation of the colliding resource, NB_STATUS_UNSUPPORTED names an
+// event the emulator does not model. That is known only by programming the set, which happens when `may_program`
+// (no other event set of the calling thread is running) and the backend is the emulator's per-thread PMU; the PMU
+// is left disabled and cleared, as after a stop.
 int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
-                     unsigned num_codes, std::string* why);
+                     unsigned num_codes, bool may_program, std::string* why);
 
 // Changes the domain and schedules the events again; on failure the old domain stays.
 int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned logical_processor, int domain,
-                         std::string* why);
+                         bool may_program, std::string* why);
 
 // Programs the PMU and starts counting from zero. Fails (and leaves the PMU as it was) when the backend refuses a
 // write or cannot measure a programmed counter; *why names the event.

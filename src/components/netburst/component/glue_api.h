@@ -2,9 +2,11 @@
  * (C++, no PAPI headers, unit-tested without PAPI). The glue converts PAPI's arguments into these calls and the
  * core's status codes into PAPI's error codes; everything that knows the hardware is below this line.
  *
- * No call throws, and none allocates memory except component init, the native-event registry and update, which
- * run outside signal handlers. start, stop, read, reset and write only touch the event set and the backend, so
- * PAPI may call read from its overflow and multiplexing signal handlers. */
+ * No call throws, and none allocates memory except component init, the native-event registry and update (which
+ * PAPI's multiplexing also calls from its signal handler, but then with the set's own events, which returns at
+ * once). start, stop, read, reset and write only touch the event set and the backend, so PAPI may call read from
+ * its overflow and multiplexing signal handlers, also when the signal interrupts a call on the same set (the read
+ * then returns the last completed read's values). */
 #ifndef NETBURST_COMPONENT_GLUE_API_H
 #define NETBURST_COMPONENT_GLUE_API_H
 
@@ -51,12 +53,15 @@ struct nb_event_set {
     uint32_t codes[NB_MAX_EVENTS];       /* native codes, in PAPI's NativeInfo order */
     int8_t counter_of[NB_MAX_EVENTS];    /* the counter holding each event's value */
     int32_t domain;                      /* NB_DOMAIN_* bits */
+    int32_t scheduled_domain;            /* the domain the start and stop writes were made for */
     uint8_t logical_processor;           /* of the thread that owns the set */
     uint8_t running;
+    uint8_t busy;                        /* inside read, stop, reset or write (see event_set.cpp: Busy) */
     uint16_t num_start_writes;
     uint16_t num_stop_writes;
     uint32_t read_counters;              /* counters whose values are reported, as a bit mask */
     uint32_t programmed_counters;        /* every counter the set enables (tagging units included) */
+    uint8_t measurable;                  /* the backend was asked about this schedule and can count it */
     int8_t owner_of_counter[NB_NUM_COUNTERS]; /* the event whose recipe programs each counter, or -1 */
     struct nb_msr_write start_writes[NB_MAX_WRITES];
     struct nb_msr_write stop_writes[NB_MAX_WRITES];
@@ -67,9 +72,11 @@ struct nb_event_set {
     int32_t attached_cpu;                /* PAPI_CPU_ATTACH: the OS CPU counted; -1: the calling thread's CPU */
 };
 
-/* Per-thread context. */
+/* Per-thread context (PAPI's hwd_context_t for the thread that owns the event sets). */
 struct nb_thread {
     uint8_t logical_processor;
+    uint8_t running_sets; /* this thread's event sets started and not stopped: while one runs, update and
+                             set_domain must not program the PMU to try another */
 };
 
 struct nb_component_info {
@@ -102,16 +109,19 @@ int nb_native_code_to_name(unsigned code, char* buf, size_t len);
 int nb_native_code_to_descr(unsigned code, char* buf, size_t len);       /* "event, masks:mask" for umasks */
 int nb_native_code_to_short_descr(unsigned code, char* buf, size_t len);
 
-/* Event sets. `why` (may be NULL) receives the explanation of a failure, for PAPI's error output. */
+/* Event sets. `why` (may be NULL) receives the explanation of a failure, for PAPI's error output. `thread` is the
+ * context of the thread that owns the set, as PAPI passes it; it may be NULL. */
 void nb_event_set_init(struct nb_event_set* set, int domain);
-/* Schedules the events for the thread that owns the set (PAPI passes its context; NULL keeps the logical processor
- * the set was scheduled for). */
+/* Schedules the events for the thread that owns the set (NULL keeps the logical processor the set was scheduled
+ * for). On the emulator, when none of the thread's sets runs, the schedule is also tried on the PMU, and events the
+ * emulator does not model fail here with NB_STATUS_UNSUPPORTED instead of at start. */
 int nb_event_set_update(struct nb_event_set* set, const struct nb_thread* thread, const unsigned* codes,
                         unsigned num_codes, char* why, size_t why_len);
 int nb_event_set_set_domain(struct nb_event_set* set, const struct nb_thread* thread, int domain, char* why,
                             size_t why_len);
-int nb_event_set_start(struct nb_event_set* set, char* why, size_t why_len);
-int nb_event_set_stop(struct nb_event_set* set);
+/* Start and stop keep thread->running_sets. */
+int nb_event_set_start(struct nb_event_set* set, struct nb_thread* thread, char* why, size_t why_len);
+int nb_event_set_stop(struct nb_event_set* set, struct nb_thread* thread);
 int nb_event_set_read(struct nb_event_set* set); /* fills set->values */
 int nb_event_set_reset(struct nb_event_set* set);
 int nb_event_set_write(struct nb_event_set* set, const long long* values);
