@@ -13,6 +13,7 @@
 #include "emulator/run/event_plan.h"
 #include "emulator/run/launch.h"
 #include "emulator/run/report.h"
+#include "emulator/valgrind/kernel_model.h"
 #include "table/cpu_model.h"
 
 namespace {
@@ -40,6 +41,8 @@ const char* kUsage =
     "      --cpu-wide       one PMU for all threads (the CPU-wide view) instead of one per thread\n"
     "      --kernel-model=no  no synthetic kernel path for system calls: events counting at CPL 0 (:k) report\n"
     "                       'unsupported' (default: yes)\n"
+    "      --timer-tick N   with the kernel model, a timer interrupt every N instructions of each thread, run as a\n"
+    "                       synthetic CPL-0 path (default 8000000, about a 4 ms tick; 0: none)\n"
     "      --no-children    do not follow exec'd programs (they then run natively and are not counted)\n"
     "      --json           print the counts as JSON\n"
     "  -o, --output FILE    write the counts to FILE instead of standard error\n"
@@ -60,6 +63,7 @@ struct Options {
     bool l3 = false;
     bool cpu_wide = false;
     bool kernel_model = true;
+    std::uint64_t timer_tick = emu::vg::kDefaultTimerTick;
     bool children = true;
     bool json = false;
     std::string output;
@@ -86,11 +90,12 @@ void split_events(const std::string& list, std::vector<std::string>* out) {
 }
 
 Options parse_options(int argc, char** argv) {
-    enum { kModel = 256, kHt, kL3, kCpuWide, kKernelModel, kNoChildren, kJson, kRecord, kValgrindOption };
+    enum { kModel = 256, kHt, kL3, kCpuWide, kKernelModel, kTimerTick, kNoChildren, kJson, kRecord, kValgrindOption };
     static const option kLong[] = {
         {"event", required_argument, nullptr, 'e'},   {"model", required_argument, nullptr, kModel},
         {"ht", no_argument, nullptr, kHt},            {"l3", no_argument, nullptr, kL3},
         {"cpu-wide", no_argument, nullptr, kCpuWide}, {"kernel-model", required_argument, nullptr, kKernelModel},
+        {"timer-tick", required_argument, nullptr, kTimerTick},
         {"no-children", no_argument, nullptr, kNoChildren},
         {"json", no_argument, nullptr, kJson},        {"output", required_argument, nullptr, 'o'},
         {"record", required_argument, nullptr, kRecord},
@@ -118,6 +123,14 @@ Options parse_options(int argc, char** argv) {
             else if (std::string(optarg) == "no") o.kernel_model = false;
             else usage_error("--kernel-model takes yes or no");
             break;
+        case kTimerTick: {
+            char* end = nullptr;
+            const unsigned long long n = std::strtoull(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-')
+                usage_error(std::string("--timer-tick ") + optarg + ": give the instructions between ticks (0: none)");
+            o.timer_tick = n;
+            break;
+        }
         case kNoChildren: o.children = false; break;
         case kJson: o.json = true; break;
         case 'o': o.output = optarg; break;
@@ -167,6 +180,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args = {*valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
                                      "--ht=" + yes_no(o.ht), "--l3=" + yes_no(o.l3),
                                      "--cpu-wide=" + yes_no(o.cpu_wide), "--kernel-model=" + yes_no(o.kernel_model),
+                                     "--timer-tick=" + std::to_string(o.timer_tick),
                                      "--trace-children=" + yes_no(o.children)};
     if (!o.events.empty()) {
         if (auto made = dir.create(); !made) fail(made.error().message);
@@ -202,6 +216,7 @@ int main(int argc, char** argv) {
     run.with_l3 = o.l3;
     run.cpu_wide = o.cpu_wide;
     run.kernel_model = o.kernel_model;
+    run.timer_tick = o.kernel_model ? o.timer_tick : 0;
     run.signaled = ran->signaled;
     run.status = ran->status;
     const auto values = event_values(plan, *totals, o.ht ? 2 : 1);

@@ -65,6 +65,7 @@ Result<RunTotals> read_results(const std::string& dir, std::size_t program_event
         t.threads += r.threads;
         t.instructions += r.instructions;
         t.syscalls += r.syscalls;
+        t.timer_interrupts += r.timer_interrupts;
         for (unsigned i = 0; i < r.num_events; ++i) {
             const vg::EventResult& e = r.events[i];
             if (e.index >= program_events) return make_error(ErrorCode::System, path + ": unknown event index");
@@ -121,7 +122,10 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
     if (!events.empty()) o << "\n";
     o << "  " << with_commas(static_cast<std::int64_t>(t.instructions)) << " guest instructions emulated, "
       << with_commas(static_cast<std::int64_t>(t.syscalls)) << " system calls"
-      << (run.kernel_model ? " (each ran the synthetic kernel path)" : " (kernel model off)") << "\n";
+      << (run.kernel_model ? " (each ran the synthetic kernel path)" : " (kernel model off)");
+    if (run.timer_tick != 0)
+        o << ", " << with_commas(static_cast<std::int64_t>(t.timer_interrupts)) << " timer interrupts";
+    o << "\n";
     if (run.signaled)
         o << "  the program was killed by " << signal_name(run.status) << "; the counts are up to that point\n";
     o << "\n";
@@ -137,13 +141,15 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
                      {"l3", run.with_l3},
                      {"hyper_threading", run.hyper_threading},
                      {"per_thread", !run.cpu_wide},
-                     {"kernel_model", run.kernel_model}};
+                     {"kernel_model", run.kernel_model},
+                     {"timer_tick", run.timer_tick}};
     if (run.signaled) j["exit"] = {{"signal", run.status}, {"name", signal_name(run.status)}};
     else j["exit"] = {{"status", run.status}};
     j["processes"] = t.processes;
     j["threads"] = t.threads;
     j["instructions"] = t.instructions;
     j["syscalls"] = t.syscalls;
+    j["timer_interrupts"] = t.timer_interrupts;
     json list = json::array();
     for (const EventValue& e : events) {
         json v = {{"event", e.name}, {"native", e.natives}};

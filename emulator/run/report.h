@@ -17,6 +17,7 @@ struct RunTotals {
     std::uint64_t threads = 0;
     std::uint64_t instructions = 0;
     std::uint64_t syscalls = 0;
+    std::uint64_t timer_interrupts = 0;
     std::vector<std::uint64_t> values;  // per program event (EventPlan::program.events)
     std::vector<bool> unsupported;
 };
@@ -40,6 +41,7 @@ struct RunDescription {
     bool with_l3 = false;
     bool cpu_wide = false;
     bool kernel_model = true;
+    std::uint64_t timer_tick = 0;  // instructions between timer interrupts; 0: none
     // How the program ended: exit status, or the signal that killed it.
     bool signaled = false;
     int status = 0;

@@ -17,6 +17,15 @@ constexpr std::uint64_t kSyscallTable = 0xffffffff82200000ull;
 constexpr std::uint64_t kStackTop = 0xffffc90000004000ull;       // per logical processor, 16 KB apart
 constexpr std::uint64_t kPerCpu = 0xffff88807fc00000ull;         // per logical processor, 1 MB apart
 constexpr std::uint64_t kTaskData = 0xffff888100200000ull;       // the current task's flags and the service data
+// The timer interrupt's own code and data.
+constexpr std::uint64_t kIrqEntryText = 0xffffffff81e00a00ull;   // asm_sysvec_apic_timer_interrupt, error_entry
+constexpr std::uint64_t kIrqHandlerText = 0xffffffff81b80000ull; // sysvec_apic_timer_interrupt
+constexpr std::uint64_t kHrtimerText = 0xffffffff81140000ull;    // hrtimer_interrupt and the tick
+constexpr std::uint64_t kSchedText = 0xffffffff810c0000ull;      // scheduler_tick, task_tick_fair
+constexpr std::uint64_t kIrqExitText = 0xffffffff81b80400ull;    // irq_exit_rcu, irqentry_exit_to_user_mode
+constexpr std::uint64_t kApicEoi = 0xffffffffff5fc0b0ull;        // the local APIC's EOI register (fixmap)
+constexpr std::uint64_t kRunQueue = 0xffff88807fc30000ull;       // per logical processor, with the per-CPU area
+constexpr std::uint64_t kTimerBase = 0xffff88807fc18000ull;      // per logical processor: the hrtimer queue
 
 class PathBuilder {
 public:
@@ -152,6 +161,131 @@ void build_kernel_path(unsigned lp, KernelPath* out) {
     sysret.taken = true;
 }
 
+void build_timer_interrupt_path(unsigned lp, KernelPath* out) {
+    const std::uint64_t stack = kStackTop + 0x4000ull * lp;
+    const std::uint64_t percpu = kPerCpu + 0x100000ull * lp;
+    const std::uint64_t rq = kRunQueue + 0x100000ull * lp;
+    const std::uint64_t timers = kTimerBase + 0x100000ull * lp;
+    PathBuilder b(out, kIrqEntryText);
+    // The processor's delivery (the IDT read and the five words it pushes: ss, rsp, rflags, cs, rip) is not an
+    // instruction; the path starts at the handler's first one, on the kernel stack the TSS names.
+    b.set_stack(stack - 5 * 8);
+
+    // asm_sysvec_apic_timer_interrupt and error_entry: orig_ax, then pt_regs; from user mode, swapgs.
+    b.push(1);                   // push $-1 (orig_ax)
+    b.call(kIrqEntryText + 0x100, false);  // error_entry
+    b.push(15);                  // the fifteen general registers
+    b.alu(6);                    // clear the registers not needed
+    b.load(b.sp() + 17 * 8);     // testb $3, CS(%rsp): from user mode
+    b.branch_not_taken();        // jz .Lerror_kernelspace
+    b.op(C::Microcode);          // swapgs
+    b.load(percpu + 0x18);       // the task's stack (sync_regs finds pt_regs already on it)
+    b.ret();
+    b.alu(1);                    // mov %rsp, %rdi
+    b.call(kIrqHandlerText, false);
+
+    // sysvec_apic_timer_interrupt: enter the interrupt, acknowledge it, run the local timer.
+    b.push(2);
+    b.alu(4);
+    b.load(percpu + 0x40);       // irqentry_enter: the context-tracking state
+    b.branch_not_taken();
+    b.store(percpu + 0x48);
+    b.load(percpu + 0x50);       // irq_enter_rcu: preempt_count
+    b.alu(2);
+    b.store(percpu + 0x50);      // preempt_count += HARDIRQ_OFFSET
+    b.store(kApicEoi);           // ack: the EOI write
+    b.call(kHrtimerText, false);
+
+    // hrtimer_interrupt: read the clock, take the expired tick timer off the queue, run it, re-arm the deadline.
+    b.push(4);
+    b.op(C::Microcode);          // rdtsc (ktime_get)
+    b.alu(8);
+    b.load(timers);              // the clock base's expiry
+    b.load(timers + 0x08);
+    b.alu(4);
+    b.branch_not_taken();        // nothing else expired
+    b.load(timers + 0x40);       // the tick timer
+    b.store(timers + 0x48);      // its state: running
+    b.call(kHrtimerText + 0x400, false);  // tick_sched_timer
+    //   tick_sched_timer: jiffies are another CPU's job; account the tick to the user task.
+    b.alu(6);
+    b.load(percpu + 0x80);
+    b.branch_not_taken();
+    b.load(kTaskData + 0x200);   // account_user_time: the task's utime
+    b.alu(3);
+    b.store(kTaskData + 0x200);
+    b.load(kTaskData + 0x208);   // its cputime statistics
+    b.alu(3);
+    b.store(kTaskData + 0x208);
+    b.load(percpu + 0x88);       // run_local_timers: anything due on the timer wheel?
+    b.alu(2);
+    b.branch_not_taken();
+    b.call(kSchedText, false);   // scheduler_tick
+    //     scheduler_tick: lock the run queue, update its clock, tick the fair class, unlock.
+    b.push(3);
+    b.op(C::Microcode);          // lock cmpxchg: raw_spin_lock
+    b.op(C::Microcode);          // rdtsc: update_rq_clock
+    b.load(rq + 0x08);
+    b.alu(6);
+    b.store(rq + 0x08);
+    b.call(kSchedText + 0x300, false);  // task_tick_fair: update_curr and the entity's load
+    b.load(kTaskData + 0x280);   // the entity's exec_start
+    b.alu(4);
+    b.store(kTaskData + 0x280);
+    b.load(kTaskData + 0x288);   // sum_exec_runtime
+    b.alu(2);
+    b.store(kTaskData + 0x288);
+    b.load(rq + 0x40);           // the queue's min_vruntime
+    b.alu(6);
+    b.store(kTaskData + 0x290);  // vruntime
+    b.store(rq + 0x40);
+    b.load(rq + 0x48);           // load tracking
+    b.alu(8);
+    b.store(rq + 0x48);
+    b.branch_not_taken();        // no preemption due
+    b.ret();
+    b.store(rq);                 // raw_spin_unlock
+    b.load(rq + 0x80);           // trigger_load_balance: not yet due
+    b.branch_not_taken();
+    b.pop(3);
+    b.ret();
+    //   back in tick_sched_timer: forward the timer by one tick.
+    b.alu(6);
+    b.store(timers + 0x40);
+    b.ret();
+    //   back in hrtimer_interrupt: re-queue the timer and program the next deadline.
+    b.store(timers + 0x48);
+    b.store(timers);
+    b.alu(6);
+    b.op(C::Microcode);          // wrmsr IA32_TSC_DEADLINE
+    b.pop(4);
+    b.ret();
+
+    // Back in sysvec_apic_timer_interrupt: leave the interrupt; nothing to do on the way to user mode.
+    b.call(kIrqExitText, false);  // irq_exit_rcu
+    b.load(percpu + 0x50);
+    b.alu(2);
+    b.store(percpu + 0x50);      // preempt_count -= HARDIRQ_OFFSET
+    b.load(percpu + 0x58);       // softirqs pending? none
+    b.branch_not_taken();
+    b.ret();
+    b.call(kIrqExitText + 0x200, false);  // irqentry_exit_to_user_mode
+    b.load(kTaskData);           // current->thread_info.flags
+    b.alu(1);
+    b.branch_not_taken();        // no work (no reschedule, no signal)
+    b.ret();
+    b.pop(2);
+    b.ret();
+
+    // swapgs_restore_regs_and_return_to_usermode: restore the registers, drop orig_ax, back to the user.
+    b.pop(15);
+    b.alu(1);                    // add $8, %rsp
+    b.op(C::Microcode);          // swapgs
+    Instruction& iret = b.op(C::IndirectJump, 2);  // iretq: the far return to the interrupted instruction
+    iret.mem[iret.num_mem++] = MemOperand{stack - 5 * 8, 8, false};  // it reads rip (and cs, rflags, rsp, ss)
+    iret.taken = true;
+}
+
 void set_kernel_return(KernelPath* path, std::uint64_t user_address) {
     if (path->length) path->insns[path->length - 1].target = user_address;
 }
@@ -167,6 +301,7 @@ KernelPathCounts count_kernel_path(const KernelPath& path) {
         case C::DirectCall: case C::IndirectCall: ++c.calls; break;
         case C::Return: ++c.returns; break;
         case C::IndirectJump: ++c.other_branches; break;
+        case C::Microcode: ++c.microcode; break;
         default: break;
         }
     }

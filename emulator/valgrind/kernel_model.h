@@ -1,8 +1,13 @@
-// The synthetic system-call path (doc/emulator-kernel-model.md): a fixed CPL-0 instruction sequence that the tool
-// runs through the core model after every guest system call, so that counters with an ESCR's OS bits set see
-// kernel work of a documented size instead of a silent zero. It is shaped like Linux's x86-64 entry
-// (entry_SYSCALL_64, do_syscall_64, the exit work and sysretq) with a fixed stand-in for the service routine;
-// it does not depend on which system call ran.
+// The synthetic kernel paths (doc/emulator-kernel-model.md): fixed CPL-0 instruction sequences that the tool runs
+// through the core model, so that counters with an ESCR's OS bits set see kernel work of a documented size instead
+// of a silent zero.
+// - The system-call path runs after every guest system call. It is shaped like Linux's x86-64 entry
+//   (entry_SYSCALL_64, do_syscall_64, the exit work and sysretq) with a fixed stand-in for the service routine;
+//   it does not depend on which system call ran.
+// - The timer-interrupt path runs at the periodic tick, which interrupts user code on a real machine whether or
+//   not the program makes system calls. It is shaped like Linux's local APIC timer interrupt taken from user mode
+//   (the interrupt entry, the tick's accounting and scheduler work, the EOI, iretq) with fixed stand-ins for the
+//   work; it is the same at every tick.
 //
 // Freestanding.
 #pragma once
@@ -13,8 +18,13 @@
 
 namespace netburst::emu::vg {
 
+// A thread's instructions between timer interrupts by default: Linux's usual 4 ms tick (HZ=250) on a 2.8 GHz
+// Pentium 4 retiring about 0.7 instructions a cycle. An order of magnitude, not a measurement: the
+// instruction-based tick is the same in both tiers of the emulator, which a cycle-based one would not be.
+constexpr std::uint64_t kDefaultTimerTick = 8000000;
+
 struct KernelPath {
-    static constexpr unsigned kMaxLength = 128;
+    static constexpr unsigned kMaxLength = 320;
     unsigned length = 0;
     Instruction insns[kMaxLength];
 };
@@ -27,12 +37,16 @@ struct KernelPathCounts {
     unsigned conditional_branches = 0;  // none is taken
     unsigned calls = 0;                 // direct and indirect
     unsigned returns = 0;
-    unsigned other_branches = 0;        // sysretq
+    unsigned other_branches = 0;        // sysretq, iretq
+    unsigned microcode = 0;             // swapgs, rdtsc, wrmsr, locked read-modify-writes
 };
 
 // Builds the path for logical processor lp (its kernel stack and per-CPU area are its own). The last instruction
 // (sysretq) returns to user mode; set its target with set_kernel_return.
 void build_kernel_path(unsigned lp, KernelPath* out);
+// Builds the timer-interrupt path for logical processor lp. Its last instruction (iretq) returns to the interrupted
+// user instruction; set it with set_kernel_return.
+void build_timer_interrupt_path(unsigned lp, KernelPath* out);
 void set_kernel_return(KernelPath* path, std::uint64_t user_address);
 KernelPathCounts count_kernel_path(const KernelPath& path);
 

@@ -16,7 +16,8 @@
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
-struct nb_options nb_clo = {2, False, False, False, True, NULL, NULL, NULL};
+/* timer_tick: kDefaultTimerTick in kernel_model.h (a 4 ms tick), which netburst-run passes explicitly. */
+struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = 8000000};
 
 /* ---- Services for the runtime -------------------------------------------------------------------------------- */
 
@@ -139,6 +140,7 @@ static Bool process_option(const HChar* arg) {
     else if VG_BOOL_CLO(arg, "--l3", nb_clo.l3) {}
     else if VG_BOOL_CLO(arg, "--cpu-wide", nb_clo.cpu_wide) {}
     else if VG_BOOL_CLO(arg, "--kernel-model", nb_clo.kernel_model) {}
+    else if VG_BINT_CLO(arg, "--timer-tick", nb_clo.timer_tick, 0, 1000000000000LL) {}
     else if VG_STR_CLO(arg, "--program", nb_clo.program) {}
     else if VG_STR_CLO(arg, "--results", nb_clo.results) {}
     else if VG_STR_CLO(arg, "--record", nb_clo.record) {}
@@ -154,6 +156,8 @@ static void print_usage(void) {
         "    --cpu-wide=yes|no         one PMU for all guest threads instead of one per thread [no]\n"
         "    --kernel-model=yes|no     run the synthetic system-call path at CPL 0; with no, counters that\n"
         "                              count at CPL 0 report 'unsupported' [yes]\n"
+        "    --timer-tick=N            with the kernel model, a timer interrupt every N instructions of a\n"
+        "                              thread, run as a synthetic CPL-0 path; 0: none [8000000]\n"
         "    --record=FILE             also write the instruction stream as a binary trace (%%p: the pid)\n"
         "    --program=FILE            netburst-run's event program (set by netburst-run)\n"
         "    --results=DIR             where to write this process's results (set by netburst-run)\n");
@@ -174,6 +178,7 @@ static void post_clo_init(void) {
     config.with_l3 = nb_clo.l3;
     config.cpu_wide = nb_clo.cpu_wide;
     config.kernel_model = nb_clo.kernel_model;
+    config.timer_tick = nb_clo.kernel_model ? nb_clo.timer_tick : 0;
     config.recording = nb_clo.record != NULL;
     config.max_threads = VG_N_THREADS;
     const char* error = nb_rt_init(&config);

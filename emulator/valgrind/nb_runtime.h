@@ -69,6 +69,7 @@ struct nb_rt_config {
     int with_l3;
     int cpu_wide;        /* one PMU for all guest threads */
     int kernel_model;    /* run the synthetic system-call path at CPL 0 */
+    uint64_t timer_tick; /* with kernel_model: a thread's instructions between timer interrupts (0: none) */
     int recording;       /* write the instruction stream through nb_host_write_record */
     unsigned max_threads;/* Valgrind thread ids are below this */
 };

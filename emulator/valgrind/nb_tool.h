@@ -12,6 +12,7 @@ struct nb_options {
     Bool l3;
     Bool cpu_wide;
     Bool kernel_model;
+    ULong timer_tick;      /* --timer-tick=N: instructions of a thread between timer interrupts; 0: none */
     const HChar* program;  /* --program=FILE: netburst-run's event program */
     const HChar* results;  /* --results=DIR: where this process writes its results */
     const HChar* record;   /* --record=FILE: the instruction stream as a binary trace (%p expands to the pid) */

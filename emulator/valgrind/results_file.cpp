@@ -12,6 +12,7 @@ std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t ca
     w.str("threads ").dec(r.threads).ch('\n');
     w.str("instructions ").dec(r.instructions).ch('\n');
     w.str("syscalls ").dec(r.syscalls).ch('\n');
+    w.str("timer_interrupts ").dec(r.timer_interrupts).ch('\n');
     for (unsigned i = 0; i < r.num_events; ++i)
         w.str("event ").dec(r.events[i].index).ch(' ').dec(r.events[i].value).ch(' ')
             .dec(r.events[i].unsupported ? 1 : 0).ch('\n');
@@ -42,6 +43,7 @@ const char* parse_results(const char* text, std::size_t length, ProcessResults* 
             else if (equal_word(w, n, "threads")) field = &out->threads;
             else if (equal_word(w, n, "instructions")) field = &out->instructions;
             else if (equal_word(w, n, "syscalls")) field = &out->syscalls;
+            else if (equal_word(w, n, "timer_interrupts")) field = &out->timer_interrupts;
             else if (equal_word(w, n, "final")) field = &a;
             else return "unknown line";
             if (!s.number(field)) return "expected a number";

@@ -7,6 +7,7 @@
 //   threads N                   guest threads that ran
 //   instructions N              guest (user-mode) instructions fed to the emulator
 //   syscalls N                  system calls (each ran the synthetic kernel path when it is enabled)
+//   timer_interrupts N          timer interrupts taken (each ran the synthetic timer-interrupt path)
 //   event INDEX VALUE 0|1       1: unsupported (VALUE is then meaningless)
 //
 // Freestanding: the tool writes it, netburst-run reads it.
@@ -30,6 +31,7 @@ struct ProcessResults {
     std::uint64_t threads = 0;
     std::uint64_t instructions = 0;
     std::uint64_t syscalls = 0;
+    std::uint64_t timer_interrupts = 0;
     unsigned num_events = 0;
     EventResult events[kMaxEvents];
 };

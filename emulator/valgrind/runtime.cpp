@@ -64,10 +64,13 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     for (unsigned i = 0; i < config.max_threads; ++i) new (&threads_[i]) ThreadContext();
 
     kernel_ = static_cast<KernelPath*>(nb_host_malloc(sizeof(KernelPath) * 2));
-    if (!kernel_) nb_host_panic("out of memory");
+    interrupt_ = static_cast<KernelPath*>(nb_host_malloc(sizeof(KernelPath) * 2));
+    if (!kernel_ || !interrupt_) nb_host_panic("out of memory");
     for (unsigned lp = 0; lp < 2; ++lp) {
         new (&kernel_[lp]) KernelPath();
         build_kernel_path(lp, &kernel_[lp]);
+        new (&interrupt_[lp]) KernelPath();
+        build_timer_interrupt_path(lp, &interrupt_[lp]);
     }
     if (config.recording) {
         record_ = static_cast<std::uint8_t*>(nb_host_malloc(kRecordBuffer));
@@ -102,6 +105,8 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
         t.live = true;
         t.ran = false;
         t.instructions = 0;
+        t.next_tick = config_.timer_tick;
+        t.ticks_due = 0;
         t.lp = config_.hyper_threading ? static_cast<std::uint8_t>((tid - 1) & 1) : 0;
     }
     return t;
@@ -125,12 +130,17 @@ void ToolRuntime::flush_recording() {
 }
 
 void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
+    // Timer interrupts fall due inside a batch and are taken between batches: before the first instruction of the
+    // next one, which is where the interrupt returns to (doc/emulator-kernel-model.md, "Timer interrupts").
+    if (current_ != 0 && threads_[current_].ticks_due != 0 && p < end && rep_info_ == nullptr)
+        take_timer_interrupts(reinterpret_cast<const InsnInfo*>(*p & ~std::uint64_t{7})->tmpl.pc);
     // The tier cannot change while a batch is consumed (only MSR accesses change it), so the commonest case, the
     // functional tier without --record, gets a loop of its own.
     if (emu_->timing() || record_)
         consume_loop<false>(p, end);
     else
         consume_loop<true>(p, end);
+    if (config_.timer_tick != 0 && current_ != 0) note_ticks_due();
 }
 
 namespace {
@@ -380,6 +390,30 @@ void ToolRuntime::run_kernel_path(std::uint64_t return_address) {
     }
 }
 
+// The thread's timer interrupts that fell due by its instruction count (a tick every config_.timer_tick of its
+// instructions; the kernel's own instructions do not advance it).
+void ToolRuntime::note_ticks_due() {
+    ThreadContext& t = threads_[current_];
+    const std::uint64_t done = t.instructions + count_;
+    while (done >= t.next_tick) {
+        ++t.ticks_due;
+        t.next_tick += config_.timer_tick;
+    }
+}
+
+void ToolRuntime::take_timer_interrupts(std::uint64_t return_address) {
+    ThreadContext& t = threads_[current_];
+    KernelPath& path = interrupt_[lp_];
+    set_kernel_return(&path, return_address);
+    for (; t.ticks_due != 0; --t.ticks_due) {
+        ++timer_interrupts_;
+        for (unsigned i = 0; i < path.length; ++i) {
+            path.insns[i].thread = lp_;
+            execute(path.insns[i]);
+        }
+    }
+}
+
 std::uint64_t ToolRuntime::instructions() const {
     std::uint64_t n = exited_instructions_ + count_;
     for (unsigned i = 0; i < config_.max_threads; ++i)
@@ -481,6 +515,7 @@ void ToolRuntime::fork_child(unsigned tid) {
     exited_instructions_ = 0;
     threads_ran_ = 0;
     syscalls_ = 0;
+    timer_interrupts_ = 0;
     count_ = 0;
     current_ = 0;
     if (config_.cpu_wide) {
@@ -577,6 +612,7 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
     r.threads = threads_ran_;
     r.instructions = instructions();
     r.syscalls = syscalls_;
+    r.timer_interrupts = timer_interrupts_;
     if (program_) {
         std::uint64_t values[EventProgram::kMaxEvents];
         bool bad[EventProgram::kMaxEvents];

@@ -64,6 +64,8 @@ struct ThreadContext {
     void* pmu_memory = nullptr;  // the allocation behind it
     Cycle switched_out = 0;      // when it last stopped running
     std::uint64_t instructions = 0;
+    std::uint64_t next_tick = 0;  // the thread's instruction count at which its next timer interrupt is due
+    std::uint32_t ticks_due = 0;  // timer interrupts due and not yet taken (taken before the next batch)
 };
 
 class ToolRuntime {
@@ -99,6 +101,8 @@ private:
     void look_up_run(InsnInfo* head);
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
+    void note_ticks_due();
+    void take_timer_interrupts(std::uint64_t return_address);
     void install(unsigned tid);
     void start_fresh(ThreadContext& t);
     void release_pmu(ThreadContext& t);
@@ -123,7 +127,8 @@ private:
     Instruction rep_insn_{};
     std::uint64_t rep_iterations_ = 0;
 
-    KernelPath* kernel_ = nullptr;  // [2], one per logical processor
+    KernelPath* kernel_ = nullptr;     // [2], the system-call path of each logical processor
+    KernelPath* interrupt_ = nullptr;  // [2], the timer-interrupt path of each logical processor
 
     // Sums over threads that have exited (per-thread PMUs).
     std::uint64_t exited_values_[EventProgram::kMaxEvents] = {};
@@ -131,6 +136,7 @@ private:
     std::uint64_t exited_instructions_ = 0;
     std::uint64_t threads_ran_ = 0;
     std::uint64_t syscalls_ = 0;
+    std::uint64_t timer_interrupts_ = 0;
     bool finished_ = false;
 
     // --record: the instruction stream in the binary trace encoding.

@@ -101,6 +101,44 @@ TEST(KernelModel, CompositionMatchesTheDocumentation) {
     }
 }
 
+TEST(KernelModel, TimerInterruptCompositionMatchesTheDocumentation) {
+    KernelPath path;
+    build_timer_interrupt_path(0, &path);
+    const KernelPathCounts c = count_kernel_path(path);
+    EXPECT_EQ(c.instructions, 199u);
+    EXPECT_EQ(c.loads, 53u);
+    EXPECT_EQ(c.stores, 50u);
+    EXPECT_EQ(c.conditional_branches, 9u);
+    EXPECT_EQ(c.calls, 8u);
+    EXPECT_EQ(c.returns, 8u);
+    EXPECT_EQ(c.other_branches, 1u);
+    EXPECT_EQ(c.microcode, 6u);
+    for (unsigned i = 0; i < path.length; ++i) {
+        EXPECT_EQ(path.insns[i].cpl, 0);
+        EXPECT_FALSE(path.insns[i].cls == InsnClass::CondBranch && path.insns[i].taken);
+    }
+}
+
+TEST(KernelModel, TimerInterruptControlFlowIsConsistent) {
+    // As the system-call path: a real path for the predictors, calls and returns paired, and iretq back to the
+    // interrupted instruction; the stack pointer comes back to where the processor's delivery left it.
+    KernelPath path;
+    build_timer_interrupt_path(1, &path);
+    set_kernel_return(&path, 0x405678);
+    for (unsigned i = 0; i + 1 < path.length; ++i) {
+        const Instruction& a = path.insns[i];
+        const std::uint64_t next = a.taken ? a.target : a.pc + a.length;
+        EXPECT_EQ(path.insns[i + 1].pc, next) << i;
+    }
+    const Instruction& iret = path.insns[path.length - 1];
+    EXPECT_EQ(iret.target, 0x405678u);
+    ASSERT_EQ(iret.num_mem, 1);
+    EXPECT_EQ(iret.mem[0].address, path.insns[0].mem[0].address + 8) << "iretq reads the rip the delivery pushed";
+    KernelPath other;
+    build_timer_interrupt_path(0, &other);
+    EXPECT_NE(path.insns[0].mem[0].address, other.insns[0].mem[0].address) << "each logical processor's own stack";
+}
+
 TEST(KernelModel, ControlFlowIsConsistent) {
     // Every instruction is followed by its branch target or its fall-through, so the core's predictors see a
     // real path; sysretq returns to the user instruction after the system call.

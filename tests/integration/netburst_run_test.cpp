@@ -163,11 +163,22 @@ const std::uint64_t kKernelPathLength = [] {
     return vg::count_kernel_path(path).instructions;
 }();
 
-// Every instruction the guest ran in user mode, plus the kernel path of every system call: what a count of all
-// retired non-bogus instructions (user and kernel) must be when the model counts each instruction once.
+const std::uint64_t kTimerInterruptPathLength = [] {
+    vg::KernelPath path;
+    vg::build_timer_interrupt_path(0, &path);
+    return vg::count_kernel_path(path).instructions;
+}();
+
+// The kernel paths the run took: one per system call and one per timer interrupt.
+std::uint64_t kernel_instructions(const json& report) {
+    return kKernelPathLength * report.at("syscalls").get<std::uint64_t>() +
+           kTimerInterruptPathLength * report.at("timer_interrupts").get<std::uint64_t>();
+}
+
+// Every instruction the guest ran in user mode, plus the kernel paths: what a count of all retired non-bogus
+// instructions (user and kernel) must be when the model counts each instruction once.
 std::uint64_t all_instructions(const json& report) {
-    return report.at("instructions").get<std::uint64_t>() +
-           kKernelPathLength * report.at("syscalls").get<std::uint64_t>();
+    return report.at("instructions").get<std::uint64_t>() + kernel_instructions(report);
 }
 
 const std::string kAllInstructions = "instr_retired:NBOGUSNTAG:NBOGUSTAG";
@@ -331,11 +342,33 @@ TEST(WholeProgramTotals, RetiredInstructionsAreTheGuestsPlusTheKernelPaths) {
 // ---- Kernel mode ---------------------------------------------------------------------------------------------
 
 TEST(KernelModel, KernelCountsAreThePathTimesTheSystemCalls) {
-    json r = run_json({"-e", kAllInstructions + ":k", "-e", kAllInstructions + ":u", guest("guest_loops"),
-                             "syscalls", "1000"});
+    json r = run_json({"--timer-tick=0", "-e", kAllInstructions + ":k", "-e", kAllInstructions + ":u",
+                       guest("guest_loops"), "syscalls", "1000"});
     EXPECT_GE(r["syscalls"].get<std::uint64_t>(), 1000u);
+    EXPECT_EQ(r["timer_interrupts"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 0)), kKernelPathLength * r["syscalls"].get<std::uint64_t>());
     EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 1)), r["instructions"].get<std::uint64_t>());
+}
+
+// A loop without system calls still counts kernel work: the timer interrupts it. A tick falls due every N
+// instructions of the thread and is taken before the next batch of records, so every tick but possibly the last
+// (due after the last batch) is taken.
+TEST(KernelModel, TimerInterruptsEveryTickOfTheThreadsInstructions) {
+    const std::uint64_t tick = 100000;
+    json r = run_json({"--timer-tick=" + std::to_string(tick), "-e", kAllInstructions + ":k", "-e",
+                       kAllInstructions + ":u", guest("guest_loops"), "int", "1000000"});
+    const std::uint64_t instructions = r.at("instructions").get<std::uint64_t>();
+    const std::uint64_t ticks = r.at("timer_interrupts").get<std::uint64_t>();
+    EXPECT_GE(instructions, 4000000u);
+    EXPECT_LE(ticks, instructions / tick);
+    EXPECT_GE(ticks + 1, instructions / tick);
+    EXPECT_EQ(r.at("emulator").at("timer_tick").get<std::uint64_t>(), tick);
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 0)), kernel_instructions(r));
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 1)), instructions) << "the ticks add no user instructions";
+
+    json off = run_json({"--timer-tick=0", "-e", kAllInstructions + ":k", guest("guest_loops"), "int", "1000000"});
+    EXPECT_EQ(off.at("timer_interrupts").get<std::uint64_t>(), 0u);
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(off, 0)), kKernelPathLength * off.at("syscalls").get<std::uint64_t>());
 }
 
 TEST(KernelModel, WithoutItKernelCountsAreUnsupportedNotZero) {
