@@ -10,6 +10,7 @@
 #include "emulator/tools/replay.h"
 #include "emulator/trace/trace_file.h"
 #include "table/cpu_model.h"
+#include "table/hex.h"
 
 namespace {
 
@@ -46,12 +47,6 @@ const char* kUsage =
 [[noreturn]] void usage_error(const std::string& m) {
     std::cerr << "netburst-emu: " << m << "\nTry 'netburst-emu --help'.\n";
     std::exit(kExitBadInput);
-}
-
-std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 std::vector<std::string> split_commas(const std::string& s) {

@@ -11,6 +11,7 @@
 #include "encode/program.h"
 #include "events/parser.h"
 #include "table/registers.h"
+#include "table/hex.h"
 
 namespace netburst::emu {
 
@@ -24,12 +25,6 @@ __attribute__((noinline)) void execute_one(Emulator& emu, const Instruction& ins
 }
 
 Error bad(std::string m) { return make_error(ErrorCode::BadInput, std::move(m)); }
-
-std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 struct Programmed {
     std::vector<EventRequest> requests;

@@ -4,17 +4,12 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include "table/hex.h"
 
 namespace netburst::emu::trace {
 
 namespace {
 constexpr std::size_t kBufferBytes = 1 << 16;
-
-std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::string register_list(RegMask mask) {
     static const char* const kGpr[] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",

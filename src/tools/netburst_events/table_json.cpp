@@ -6,12 +6,6 @@ namespace netburst::tools {
 
 using json = nlohmann::ordered_json;
 
-std::string hex(std::uint64_t value) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-    return buf;
-}
-
 namespace {
 
 json model_list(ModelSet set) {

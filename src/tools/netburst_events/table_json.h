@@ -6,11 +6,12 @@
 #include "alloc/schedule.h"
 #include "encode/program.h"
 #include "table/events.h"
+#include "table/hex.h"
 #include "table/metrics.h"
 
 namespace netburst::tools {
 
-std::string hex(std::uint64_t value);
+using netburst::hex;
 
 nlohmann::ordered_json msrs_json();
 nlohmann::ordered_json event_json(const EventDef& event);

@@ -5,6 +5,7 @@
 
 #include "table/metrics.h"
 #include "table/registers.h"
+#include "table/hex.h"
 
 namespace netburst::component {
 
@@ -30,12 +31,6 @@ std::uint64_t cccr_programmed_bits() {
     f.compare = f.complement = f.edge = f.ovf = true;
     f.threshold = kCccrMaxThreshold;
     return encode_cccr(f);
-}
-
-std::string hex(std::uint64_t v, int digits) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%0*llX", digits, static_cast<unsigned long long>(v));
-    return buf;
 }
 
 }  // namespace
@@ -93,7 +88,7 @@ std::string format_msr_safe_allowlist(const MsrAllowList& list) {
     out += "#   cat " + msr_safe_allowlist_name(model) + " > /dev/cpu/msr_allowlist\n";
     out += "# MSR      # Write mask        # Register\n";
     for (const AllowedMsr& e : list)
-        out += hex(e.msr, 8) + " " + hex(e.write_mask, 16) + " # " + e.name + "\n";
+        out += hex_upper(e.msr, 8) + " " + hex_upper(e.write_mask, 16) + " # " + e.name + "\n";
     return out;
 }
 

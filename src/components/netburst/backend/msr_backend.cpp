@@ -5,22 +5,13 @@
 #include <type_traits>
 
 #include "table/registers.h"
+#include "table/hex.h"
 
 namespace netburst::component {
 
 namespace {
 
 std::atomic<std::uint64_t> g_next_backend_id{1};
-
-std::string hex(std::uint64_t v) {
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    do {
-        s.insert(s.begin(), digits[v & 0xF]);
-        v >>= 4;
-    } while (v);
-    return "0x" + s;
-}
 
 std::string msr_label(std::uint32_t msr) {
     const char* name = msr_name(msr);

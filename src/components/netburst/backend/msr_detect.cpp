@@ -9,6 +9,7 @@
 #include "backend/rdpmc.h"
 #include "backend/topology.h"
 #include "table/cpu_model.h"
+#include "table/hex.h"
 
 #ifndef NETBURST_DATADIR
 #define NETBURST_DATADIR "/usr/local/share/papi-netburst"
@@ -21,12 +22,6 @@ namespace {
 std::string signature(const CpuIdentity& cpu) {
     return "family " + std::to_string(cpu.family) + " model " + std::to_string(cpu.model) + " stepping " +
            std::to_string(cpu.stepping);
-}
-
-std::string hex(std::uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%X", v);
-    return buf;
 }
 
 std::string list_counters(CounterMask mask) {
@@ -69,7 +64,7 @@ std::string open_advice(const std::string& path, int err, unsigned model) {
 
 std::string read_advice(std::uint32_t msr, unsigned cpu, int err, unsigned model) {
     const char* name = msr_name(msr);
-    const std::string reg = hex(msr) + " (" + (name ? name : "?") + ")";
+    const std::string reg = hex_upper(msr) + " (" + (name ? name : "?") + ")";
     if (err == EACCES)
         return "msr-safe refuses to read " + reg + ": its allow-list lacks the NetBurst PMU registers; " +
                load_allowlist_advice(model);

@@ -11,20 +11,11 @@
 #include "component/domain.h"
 #include "encode/program.h"
 #include "table/msr_map.h"
+#include "table/hex.h"
 
 namespace netburst::component {
 
 namespace {
-
-std::string hex(std::uint64_t v) {
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    do {
-        s.insert(s.begin(), digits[v & 0xF]);
-        v >>= 4;
-    } while (v);
-    return "0x" + s;
-}
 
 int status_for(ErrorCode code) {
     switch (code) {
