@@ -3,7 +3,7 @@
 // operation, a load, a load-op, a store, a read-modify-write, a branch without memory operands) in single-thread
 // mode when the trace cache delivers them in deliver mode. Anything else (build mode, the microcode ROM, SMT, calls
 // and returns, two stores, serialising instructions) takes the general path. Read-modify-write came in because
-// unoptimised loops (`addl $1, -4(%rbp)` for the counter, as in PAPI's test kernels) spent about a fifth of the
+// unoptimised loops (`addl $1, -4(%rbp)` for the counter, as in PAPI's test kernels) spent 15-20 % of the
 // timing tier's time taking the general path for that one instruction in ten.
 //
 // It must stay step for step the general path restricted to these cases: CoreConfig::fast_path turns it off, and
