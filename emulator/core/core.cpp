@@ -155,10 +155,9 @@ void Core::serialize(unsigned thread, Outcome* out) {
     publish(t, out, &sink, true);
 }
 
-bool Core::privilege_flush(const Instruction& next, Outcome* out) {
+bool Core::privilege_flush_records(const Instruction& next, Outcome* out) {
     const unsigned t = next.thread & thread_mask_;
     Thread& th = threads_[t];
-    if (next.cpl == th.cpl || (th.queue_count == 0 && th.pending.empty())) return false;
     // An Outcome without uops, of the old level, at the frontier already published (its records are all at or
     // after it: they were held back from it).
     out->clear();

@@ -82,7 +82,12 @@ public:
     // gathered across instructions (uop_queue_writes per cycle) or waiting in the overflow queue belong to the old
     // level. Returns true after writing (some of) them into *out (cleared first), which the driver gives the PMU
     // before asking again; false when nothing is left, and then execute() may run the instruction.
-    bool privilege_flush(const Instruction& next, Outcome* out);
+    // The test inline: the timing tier asks before every instruction, and the answer is almost always false.
+    bool privilege_flush(const Instruction& next, Outcome* out) {
+        const Thread& th = threads_[next.thread & thread_mask_];
+        if (next.cpl == th.cpl || (th.queue_count == 0 && th.pending.empty())) return false;
+        return privilege_flush_records(next, out);
+    }
 
     // The decomposition of instructions of `insn`'s shape (class, memory operands and their sizes, the flags and
     // stack-pointer writes, a string's count), valid until reset(); nullptr when too many shapes were asked for.
@@ -222,6 +227,9 @@ private:
     }
     void new_queue_cycle(Thread& th, Cycle cycle, unsigned bit, unsigned count, EventSink* sink);
     void flush_queue_writes(Thread& th, EventSink* sink);
+
+    // privilege_flush() when there is something to write.
+    bool privilege_flush_records(const Instruction& next, Outcome* out);
 
     // core_backend.cpp
     void run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, const Delivery& d,

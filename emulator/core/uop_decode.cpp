@@ -301,11 +301,18 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     }
     if (p->total_uops > c.rom_threshold) p->from_rom = true;
     p->tc_slots = p->from_rom ? 1 : static_cast<unsigned>(p->total_uops);
-    // The core's fast path takes plans of one or two uops without flows or anything that serialises.
-    p->single = p->num_specs <= 2 && p->num_specs != 0 && p->total_uops == p->num_specs && !p->from_rom &&
+    // The core's fast path takes plans of up to four uops (a read-modify-write: load, op, store address, store
+    // data) without flows or anything that serialises. It keeps one store and one branch, each as the last uop,
+    // which is where the decomposition puts them.
+    p->single = p->num_specs <= 4 && p->num_specs != 0 && p->total_uops == p->num_specs && !p->from_rom &&
                 !p->serializing && !p->fence && !p->pause;
-    for (unsigned i = 0; i < p->num_specs; ++i)
-        if (p->specs[i].role == UopRole::Flow) p->single = false;
+    unsigned stores_seen = 0;
+    for (unsigned i = 0; i < p->num_specs; ++i) {
+        const UopRole role = p->specs[i].role;
+        if (role == UopRole::Flow) p->single = false;
+        if (role == UopRole::StoreAddr && ++stores_seen > 1) p->single = false;
+        if ((role == UopRole::StoreData || role == UopRole::Branch) && i + 1 != p->num_specs) p->single = false;
+    }
     p->register_op = p->single && p->num_specs == 1 && p->specs[0].role == UopRole::Op;
 }
 

@@ -106,7 +106,7 @@ struct UopPlan {
     Tick flow_latency;          // from the flow's first issue to its result (long microcode operations)
     bool has_op;                // an Op/Flow uop produces the register result
     bool has_load;
-    bool single;                // one or two uops, nothing that serialises: the core's fast path
+    bool single;                // up to four uops, nothing that serialises: the core's fast path
     bool register_op;           // ... and of those, one register operation (no memory, not a branch)
     // The functional tier's cache, filled on first use (decompose() only invalidates it). Mutable: the plan cache
     // hands plans out as const, and this is a cache of what the plan implies, not part of the decomposition.

@@ -197,6 +197,8 @@ static void fini(Int exitcode) {
     if (record_fd >= 0) VG_(close)(record_fd);
     if (VG_(clo_verbosity) > 1) {
         VG_(umsg)("netburst: %llu guest instructions emulated\n", (ULong)nb_rt_instructions());
+        VG_(umsg)("netburst: %llu instructions in the timing tier (kernel paths included); thread switches: %llu\n",
+                  (ULong)nb_rt_timed_instructions(), (ULong)nb_rt_thread_switches());
         nb_instrument_stats();
     }
 }

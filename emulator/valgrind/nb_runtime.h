@@ -112,6 +112,8 @@ size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid)
 
 /* Statistics for -v. */
 uint64_t nb_rt_instructions(void);
+uint64_t nb_rt_timed_instructions(void);
+uint64_t nb_rt_thread_switches(void);
 
 /* The x86-64 classifier (emulator/valgrind/x86_classify.h) for the instrumenter. */
 struct nb_x86_class {

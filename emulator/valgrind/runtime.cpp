@@ -478,6 +478,7 @@ void ToolRuntime::install(unsigned tid) {
 
 void ToolRuntime::switch_thread(unsigned tid) {
     if (tid == current_) return;
+    ++thread_switches_;
     switch_out();
     install(tid);
 }

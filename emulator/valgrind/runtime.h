@@ -92,6 +92,10 @@ public:
     void finish();
     std::size_t results(char* buffer, std::size_t capacity, bool final_run, std::uint64_t pid);
     std::uint64_t instructions() const;
+    // For -v: how many instructions (the synthetic kernel paths included) ran in the timing tier, which costs
+    // about ten times the functional tier per instruction; and how many times another guest thread was installed.
+    std::uint64_t timed_instructions() const { return emu_->timed_instructions(); }
+    std::uint64_t thread_switches() const { return thread_switches_; }
 
 private:
     ThreadContext& context(unsigned tid);
@@ -137,6 +141,7 @@ private:
     std::uint64_t threads_ran_ = 0;
     std::uint64_t syscalls_ = 0;
     std::uint64_t timer_interrupts_ = 0;
+    std::uint64_t thread_switches_ = 0;
     bool finished_ = false;
 
     // --record: the instruction stream in the binary trace encoding.

@@ -114,6 +114,8 @@ size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid)
 }
 
 uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
+uint64_t nb_rt_timed_instructions(void) { return g_runtime ? g_runtime->timed_instructions() : 0; }
+uint64_t nb_rt_thread_switches(void) { return g_runtime ? g_runtime->thread_switches() : 0; }
 
 }  // extern "C"
 

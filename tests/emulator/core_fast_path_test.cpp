@@ -16,7 +16,7 @@ std::vector<Instruction> mixed(unsigned n) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         const unsigned r = static_cast<unsigned>(x >> 40);
         const std::uint64_t pc = 0x401000 + (i % 97) * 4;
-        switch (r % 12) {
+        switch (r % 14) {
         case 0: v.push_back(load(pc, 0x10000000 + (x >> 20) % 65536, 4 << (r % 3), reg_gpr(6), reg_gpr(0))); break;
         case 1: v.push_back(store(pc, 0x10000000 + (x >> 22) % 16384, 8, reg_gpr(0))); break;
         case 2: {
@@ -33,6 +33,18 @@ std::vector<Instruction> mixed(unsigned n) {
         case 7: v.push_back(branch(pc, 0x402000, true, InsnClass::DirectCall)); break;
         case 8: v.push_back(branch(pc, 0x401000 + (r % 97) * 4, true, InsnClass::Return)); break;
         case 9: v.push_back(of_class(pc, InsnClass::IntMul, reg_gpr(3), reg_gpr(3))); break;
+        case 10:
+        case 11: {
+            // Read-modify-write (addl $1, -4(%rbp)): load, op, store address and data, on a few hot addresses so
+            // that later loads meet the store in the store buffer.
+            Instruction a = alu(pc, reg_gpr(5), kRegFlags);
+            const std::uint64_t address = 0x10000000 + ((x >> 26) % 8) * (r % 14 == 10 ? 4 : 8);
+            a.num_mem = 2;
+            a.mem[0] = MemOperand{address, 4, false};
+            a.mem[1] = MemOperand{address, 4, true};
+            v.push_back(a);
+            break;
+        }
         default: v.push_back(alu(pc, reg_gpr(r % 8), reg_gpr((r >> 3) % 8) | kRegFlags)); break;
         }
     }
