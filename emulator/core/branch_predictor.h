@@ -78,13 +78,19 @@ private:
     Prediction other(unsigned thread, const Instruction& insn, std::uint64_t tagged_pc);
     Entry* lookup(std::uint64_t tagged_pc) {
         Entry* set = &entries_[((tagged_pc ^ (tagged_pc >> 12)) & set_mask_) * ways_];
-        for (unsigned w = 0; w < ways_; ++w) {
-            if (set[w].tag == tagged_pc) {
-                set[w].stamp = ++clock_;
-                return &set[w];
-            }
+        Entry* e = nullptr;
+        if (ways_ == 4) {
+            // The model's geometry, unrolled: no loop counter.
+            if (set[0].tag == tagged_pc) e = &set[0];
+            else if (set[1].tag == tagged_pc) e = &set[1];
+            else if (set[2].tag == tagged_pc) e = &set[2];
+            else if (set[3].tag == tagged_pc) e = &set[3];
+        } else {
+            for (unsigned w = 0; w < ways_ && e == nullptr; ++w)
+                if (set[w].tag == tagged_pc) e = &set[w];
         }
-        return nullptr;
+        if (e != nullptr) e->stamp = ++clock_;
+        return e;
     }
     Entry* allocate(std::uint64_t tagged_pc);
     std::uint8_t& counter(unsigned thread, std::uint64_t tagged_pc) {

@@ -89,8 +89,7 @@ public:
         const unsigned base = set_base(block);
         CacheLine* set = &lines_[base];
         if (set[0].block == block) return set;
-        unsigned w = 1;
-        while (w < ways_ && set[w].block != block) ++w;
+        const unsigned w = find_below_mru(set, block);
         if (w >= ways_) return nullptr;
         const CacheLine hit = set[w];
         shift_down(set, w);
@@ -159,6 +158,24 @@ private:
         return set;
     }
 
+    // The way below the most recently used one that holds the block, or ways_. Unrolled for the geometries the
+    // models use (4 and 8 ways): a miss, the common case for a streaming access, then costs one compare per way
+    // and no loop.
+    __attribute__((always_inline)) unsigned find_below_mru(const CacheLine* set, std::uint64_t block) const {
+        if (ways_ == 4) {
+            if (set[1].block == block) return 1;
+            if (set[2].block == block) return 2;
+            return set[3].block == block ? 3 : 4;
+        }
+        if (ways_ == 8) {
+            for (unsigned w = 1; w < 8; ++w)
+                if (set[w].block == block) return w;
+            return 8;
+        }
+        unsigned w = 1;
+        while (w < ways_ && set[w].block != block) ++w;
+        return w;
+    }
     unsigned set_base(std::uint64_t block) const { return static_cast<unsigned>(block & set_mask_) * ways_; }
 
     unsigned sets_ = 1, ways_ = 1, line_bits_ = 6;

@@ -117,7 +117,8 @@ public:
     // SPLIT, bit 1), so the causes fix the mask.
     static constexpr unsigned kCausedBlock = 32;
     static unsigned caused_index(std::uint16_t causes) {
-        return (causes & 0xFu) | ((causes & kReplaySplit) ? 0x10u : 0u);
+        static_assert(kReplaySplit == 0x20u, "the split cause moves down one bit to bit 4");
+        return (causes & 0xFu) | ((causes >> 1) & 0x10u);
     }
     // The first of 32 consecutive signatures: `s` with each set of replay causes in caused_index() order (and
     // the matching split mask bit), made on first use; kNoSignature when the table is full.
