@@ -7,7 +7,8 @@
 #
 #   -b BUILD    the papi-netburst build directory (default: ./build); its netburst-run and papi/work/src are used
 #   -j JOBS     tests run at once (default 2)
-#   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed
+#   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed. A test listed in
+#               tests/papi/time-limits.txt gets the larger of this and its own limit
 #   -o DIR      keep each test's output in DIR (default: a temporary directory, kept when a test failed)
 #   -k          list the tests that would run, with the reasons for those that do not, and exit
 #   -m          gate on the meaningful tests only: the exit status ignores unexpected failures of other tests
@@ -61,6 +62,9 @@ not_run_file=$top/tests/papi/not-run.txt
 expected_file=$top/tests/papi/expected-failures.txt
 meaningful_file=$top/tests/papi/meaningful.txt
 open_file=$top/tests/papi/open-failures.txt
+# Tests that are known to run for long on the emulator (billions of instructions in its timing tier), each with
+# its own limit and the measurement behind it: SUITE/NAME<TAB>SECONDS<TAB>REASON.
+limits_file=$top/tests/papi/time-limits.txt
 
 # expected_failure SUITE/NAME: prints the reason when the test is known to fail here.
 expected_failure() {
@@ -101,7 +105,10 @@ for t in "${tests[@]}"; do
 done
 
 if [ $list_only -eq 1 ]; then
-  printf 'run      %s\n' "${run[@]}"
+  for t in "${run[@]}"; do
+    own=$(awk -v t="$t" -F '\t' '$1 == t { print $2 }' "$limits_file")
+    if [ -n "$own" ] && [ "$own" -gt "$limit" ]; then printf 'run      %s (%s s limit)\n' "$t" "$own"; else printf 'run      %s\n' "$t"; fi
+  done
   for n in "${not_run[@]}"; do printf 'not run  %s: %s\n' "${n%%$'\t'*}" "${n#*$'\t'}"; done
   exit 0
 fi
@@ -118,12 +125,14 @@ if [ -z "$outdir" ]; then outdir=$(mktemp -d /tmp/papi-tests.XXXXXX); else keep=
 # in the kernel instead of retiring spin-loop instructions; what PAPI's OpenMP tests check is PAPI's per-thread
 # bookkeeping and each thread's own work.
 run_one() {
-  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict
+  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict own lim=$limit
+  own=$(awk -v t="$t" -F '\t' '$1 == t { print $2 }' "$limits_file")
+  if [ -n "$own" ] && [ "$own" -gt "$lim" ]; then lim=$own; fi
   start=$(date +%s%N)
   (
     cd "$papi/$suite" &&
     PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" PAPI_VALIDATION_RUNS=3 PAPI_VALIDATION_MATRIX_SIZE=128 \
-      OMP_WAIT_POLICY=passive timeout --kill-after=20 "$limit" "$runner" -- "./$name" TESTS_QUIET
+      OMP_WAIT_POLICY=passive timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET
   ) > "$log" 2>&1 < /dev/null
   status=$?
   end=$(date +%s%N)
@@ -137,9 +146,9 @@ run_one() {
     > "$outdir/${t//\//_}.result"
 }
 export -f run_one
-export outdir papi runner limit
+export outdir papi runner limit limits_file
 
-echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each (logs: $outdir)"
+echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
 t0=$(date +%s)
 # The tests run in a session of their own, so that stopping this script (Ctrl-C, or kill PID) stops them too.
 printf '%s\n' "${run[@]}" > "$outdir/.tests"
