@@ -83,6 +83,21 @@ TEST(ResultsFile, RoundTrips) {
     EXPECT_EQ(line, 2u);
 }
 
+// What both synthetic kernel paths promise: everything at CPL 0, no conditional branch taken (the stand-ins take
+// the usual way through), and every instruction followed by its branch target or its fall-through, so that the
+// core's predictors see a real path.
+void expect_kernel_path_shape(const KernelPath& path) {
+    for (unsigned i = 0; i < path.length; ++i) {
+        EXPECT_EQ(path.insns[i].cpl, 0) << i;
+        EXPECT_FALSE(path.insns[i].cls == InsnClass::CondBranch && path.insns[i].taken) << i;
+    }
+    for (unsigned i = 0; i + 1 < path.length; ++i) {
+        const Instruction& a = path.insns[i];
+        const std::uint64_t next = a.taken ? a.target : a.pc + a.length;
+        EXPECT_EQ(path.insns[i + 1].pc, next) << i;
+    }
+}
+
 // doc/emulator-kernel-model.md states these numbers; a change to the path must change both.
 TEST(KernelModel, CompositionMatchesTheDocumentation) {
     KernelPath path;
@@ -95,10 +110,6 @@ TEST(KernelModel, CompositionMatchesTheDocumentation) {
     EXPECT_EQ(c.calls, 3u);
     EXPECT_EQ(c.returns, 3u);
     EXPECT_EQ(c.other_branches, 1u);
-    for (unsigned i = 0; i < path.length; ++i) {
-        EXPECT_EQ(path.insns[i].cpl, 0);
-        EXPECT_FALSE(path.insns[i].cls == InsnClass::CondBranch && path.insns[i].taken);
-    }
 }
 
 TEST(KernelModel, TimerInterruptCompositionMatchesTheDocumentation) {
@@ -113,10 +124,6 @@ TEST(KernelModel, TimerInterruptCompositionMatchesTheDocumentation) {
     EXPECT_EQ(c.returns, 8u);
     EXPECT_EQ(c.other_branches, 1u);
     EXPECT_EQ(c.microcode, 6u);
-    for (unsigned i = 0; i < path.length; ++i) {
-        EXPECT_EQ(path.insns[i].cpl, 0);
-        EXPECT_FALSE(path.insns[i].cls == InsnClass::CondBranch && path.insns[i].taken);
-    }
 }
 
 TEST(KernelModel, TimerInterruptControlFlowIsConsistent) {
@@ -125,11 +132,7 @@ TEST(KernelModel, TimerInterruptControlFlowIsConsistent) {
     KernelPath path;
     build_timer_interrupt_path(1, &path);
     set_kernel_return(&path, 0x405678);
-    for (unsigned i = 0; i + 1 < path.length; ++i) {
-        const Instruction& a = path.insns[i];
-        const std::uint64_t next = a.taken ? a.target : a.pc + a.length;
-        EXPECT_EQ(path.insns[i + 1].pc, next) << i;
-    }
+    expect_kernel_path_shape(path);
     const Instruction& iret = path.insns[path.length - 1];
     EXPECT_EQ(iret.target, 0x405678u);
     ASSERT_EQ(iret.num_mem, 1);
@@ -140,16 +143,11 @@ TEST(KernelModel, TimerInterruptControlFlowIsConsistent) {
 }
 
 TEST(KernelModel, ControlFlowIsConsistent) {
-    // Every instruction is followed by its branch target or its fall-through, so the core's predictors see a
-    // real path; sysretq returns to the user instruction after the system call.
+    // sysretq returns to the user instruction after the system call.
     KernelPath path;
     build_kernel_path(1, &path);
     set_kernel_return(&path, 0x401234);
-    for (unsigned i = 0; i + 1 < path.length; ++i) {
-        const Instruction& a = path.insns[i];
-        const std::uint64_t next = a.taken ? a.target : a.pc + a.length;
-        EXPECT_EQ(path.insns[i + 1].pc, next) << i;
-    }
+    expect_kernel_path_shape(path);
     EXPECT_EQ(path.insns[path.length - 1].target, 0x401234u);
     // Each logical processor has its own stack.
     KernelPath other;
