@@ -65,6 +65,12 @@ open_file=$top/tests/papi/open-failures.txt
 # Tests that are known to run for long on the emulator (billions of instructions in its timing tier), each with
 # its own limit and the measurement behind it: SUITE/NAME<TAB>SECONDS<TAB>REASON.
 limits_file=$top/tests/papi/time-limits.txt
+# time_limit SUITE/NAME: the test's limit, the larger of -t and its own in tests/papi/time-limits.txt.
+time_limit() {
+  local own
+  own=$(awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$limits_file")
+  if [ -n "$own" ] && [ "$own" -gt "$limit" ]; then echo "$own"; else echo "$limit"; fi
+}
 
 # expected_failure SUITE/NAME: prints the reason when the test is known to fail here.
 expected_failure() {
@@ -106,8 +112,8 @@ done
 
 if [ $list_only -eq 1 ]; then
   for t in "${run[@]}"; do
-    own=$(awk -v t="$t" -F '\t' '$1 == t { print $2 }' "$limits_file")
-    if [ -n "$own" ] && [ "$own" -gt "$limit" ]; then printf 'run      %s (%s s limit)\n' "$t" "$own"; else printf 'run      %s\n' "$t"; fi
+    lim=$(time_limit "$t")
+    if [ "$lim" -gt "$limit" ]; then printf 'run      %s (%s s limit)\n' "$t" "$lim"; else printf 'run      %s\n' "$t"; fi
   done
   for n in "${not_run[@]}"; do printf 'not run  %s: %s\n' "${n%%$'\t'*}" "${n#*$'\t'}"; done
   exit 0
@@ -125,9 +131,8 @@ if [ -z "$outdir" ]; then outdir=$(mktemp -d /tmp/papi-tests.XXXXXX); else keep=
 # in the kernel instead of retiring spin-loop instructions; what PAPI's OpenMP tests check is PAPI's per-thread
 # bookkeeping and each thread's own work.
 run_one() {
-  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict own lim=$limit
-  own=$(awk -v t="$t" -F '\t' '$1 == t { print $2 }' "$limits_file")
-  if [ -n "$own" ] && [ "$own" -gt "$lim" ]; then lim=$own; fi
+  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict lim
+  lim=$(time_limit "$t")
   start=$(date +%s%N)
   (
     cd "$papi/$suite" &&
@@ -145,7 +150,7 @@ run_one() {
   printf '%s\t%s\n' "$verdict" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')" \
     > "$outdir/${t//\//_}.result"
 }
-export -f run_one
+export -f run_one time_limit
 export outdir papi runner limit limits_file
 
 echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"

@@ -382,7 +382,11 @@ void ToolRuntime::finish_rep() {
 void ToolRuntime::run_kernel_path(std::uint64_t return_address) {
     ++syscalls_;
     if (!config_.kernel_model) return;
-    KernelPath& path = kernel_[lp_];
+    run_path(kernel_[lp_], return_address);
+}
+
+// One synthetic kernel path on the current logical processor, returning to `return_address`.
+void ToolRuntime::run_path(KernelPath& path, std::uint64_t return_address) {
     set_kernel_return(&path, return_address);
     for (unsigned i = 0; i < path.length; ++i) {
         path.insns[i].thread = lp_;
@@ -403,14 +407,9 @@ void ToolRuntime::note_ticks_due() {
 
 void ToolRuntime::take_timer_interrupts(std::uint64_t return_address) {
     ThreadContext& t = threads_[current_];
-    KernelPath& path = interrupt_[lp_];
-    set_kernel_return(&path, return_address);
     for (; t.ticks_due != 0; --t.ticks_due) {
         ++timer_interrupts_;
-        for (unsigned i = 0; i < path.length; ++i) {
-            path.insns[i].thread = lp_;
-            execute(path.insns[i]);
-        }
+        run_path(interrupt_[lp_], return_address);
     }
 }
 

@@ -105,6 +105,7 @@ private:
     void look_up_run(InsnInfo* head);
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
+    void run_path(KernelPath& path, std::uint64_t return_address);
     void note_ticks_due();
     void take_timer_interrupts(std::uint64_t return_address);
     void install(unsigned tid);
