@@ -8,7 +8,8 @@
 #   -b BUILD    the papi-netburst build directory (default: ./build); its netburst-run and papi/work/src are used
 #   -j JOBS     tests run at once (default 2)
 #   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed. A test listed in
-#               tests/papi/time-limits.txt gets the larger of this and its own limit
+#               tests/papi/time-limits.txt gets the larger of this and its own limit, and starts first; those in
+#               tests/papi/run-alone.txt (they measure rates per wall-clock second) run last, one at a time
 #   -o DIR      keep each test's output in DIR (default: a temporary directory, kept when a test failed)
 #   -k          list the tests that would run, with the reasons for those that do not, and exit
 #   -m          gate on the meaningful tests only: the exit status ignores unexpected failures of other tests
@@ -45,7 +46,7 @@ while getopts "b:j:t:o:kmh" opt; do
     o) outdir=$OPTARG ;;
     k) list_only=1 ;;
     m) gate_meaningful=1 ;;
-    *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -63,8 +64,12 @@ expected_file=$top/tests/papi/expected-failures.txt
 meaningful_file=$top/tests/papi/meaningful.txt
 open_file=$top/tests/papi/open-failures.txt
 # Tests that are known to run for long on the emulator (billions of instructions in its timing tier), each with
-# its own limit and the measurement behind it: SUITE/NAME<TAB>SECONDS<TAB>REASON.
+# its own limit and the measurement behind it: SUITE/NAME<TAB>SECONDS<TAB>REASON. They start first, longest
+# first, so that the short tests fill the other slots while they run instead of leaving one idle at the end.
 limits_file=$top/tests/papi/time-limits.txt
+# Tests that judge rates per wall-clock second (SUITE/NAME<TAB>REASON): they run one at a time after the others,
+# so that the suite's own parallel tests do not take the CPU they measure.
+alone_file=$top/tests/papi/run-alone.txt
 # time_limit SUITE/NAME: the test's limit, the larger of -t and its own in tests/papi/time-limits.txt.
 time_limit() {
   local own
@@ -77,6 +82,7 @@ expected_failure() {
   awk -v t="$1" -F '\t' '$1 == t { print $2; found = 1 } END { exit !found }' "$expected_file"
 }
 meaningful() { grep -qx -- "$1" "$meaningful_file"; }
+run_alone() { awk -v t="$1" -F '\t' '$1 == t { found = 1 } END { exit !found }' "$alone_file"; }
 # open_failure SUITE/NAME: prints what is wrong when the test is a known, open bug.
 open_failure() {
   awk -v t="$1" -F '\t' '$1 == t { print $2; found = 1 } END { exit !found }' "$open_file"
@@ -109,11 +115,22 @@ for t in "${tests[@]}"; do
     run+=("$t")
   fi
 done
+# The order they start in: the long ones (own limit, longest first), then the rest as listed; the run-alone tests
+# go to a second list that runs after the pool, one at a time. The summary keeps the order of `run`.
+pooled=() alone=()
+while IFS=$'\t' read -r _ t; do
+  if run_alone "$t"; then alone+=("$t"); else pooled+=("$t"); fi
+done < <(for i in "${!run[@]}"; do
+           own=$(awk -v t="${run[$i]}" -F '\t' '$1 == t { print $2 }' "$limits_file")
+           printf '%010d %06d\t%s\n' "$((1000000000 - ${own:-0}))" "$i" "${run[$i]}"
+         done | sort | cut -d' ' -f2-)
 
 if [ $list_only -eq 1 ]; then
-  for t in "${run[@]}"; do
-    lim=$(time_limit "$t")
-    if [ "$lim" -gt "$limit" ]; then printf 'run      %s (%s s limit)\n' "$t" "$lim"; else printf 'run      %s\n' "$t"; fi
+  for t in "${pooled[@]}" "${alone[@]}"; do
+    lim=$(time_limit "$t") note=
+    [ "$lim" -gt "$limit" ] && note=" ($lim s limit)"
+    run_alone "$t" && note="$note (alone, after the others)"
+    printf 'run      %s%s\n' "$t" "$note"
   done
   for n in "${not_run[@]}"; do printf 'not run  %s: %s\n' "${n%%$'\t'*}" "${n#*$'\t'}"; done
   exit 0
@@ -155,9 +172,18 @@ export outdir papi runner limit limits_file
 
 echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
 t0=$(date +%s)
+write_list() { local f=$1; shift; : > "$f"; [ $# -eq 0 ] || printf '%s\n' "$@" > "$f"; }
+write_list "$outdir/.tests" ${pooled[@]+"${pooled[@]}"}
+write_list "$outdir/.tests-alone" ${alone[@]+"${alone[@]}"}
+# run_all: the pooled tests JOBS at a time, then the run-alone tests one at a time.
+run_all() {
+  xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$outdir/.tests"
+  xargs -P 1 -I{} bash -c 'run_one "$@"' _ {} < "$outdir/.tests-alone"
+}
+export -f run_all
+export jobs
 # The tests run in a session of their own, so that stopping this script (Ctrl-C, or kill PID) stops them too.
-printf '%s\n' "${run[@]}" > "$outdir/.tests"
-setsid xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$outdir/.tests" &
+setsid bash -c run_all &
 pool=$!
 trap 'kill -TERM -- -$pool 2>/dev/null; exit 130' INT TERM
 wait $pool
