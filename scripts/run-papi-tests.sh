@@ -70,10 +70,12 @@ limits_file=$top/tests/papi/time-limits.txt
 # Tests that judge rates per wall-clock second (SUITE/NAME<TAB>REASON): they run one at a time after the others,
 # so that the suite's own parallel tests do not take the CPU they measure.
 alone_file=$top/tests/papi/run-alone.txt
-# time_limit SUITE/NAME: the test's limit, the larger of -t and its own in tests/papi/time-limits.txt.
+# own_limit SUITE/NAME: the test's own limit in tests/papi/time-limits.txt, or nothing.
+own_limit() { awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$limits_file"; }
+# time_limit SUITE/NAME: the test's limit, the larger of -t and its own.
 time_limit() {
   local own
-  own=$(awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$limits_file")
+  own=$(own_limit "$1")
   if [ -n "$own" ] && [ "$own" -gt "$limit" ]; then echo "$own"; else echo "$limit"; fi
 }
 
@@ -121,7 +123,7 @@ pooled=() alone=()
 while IFS=$'\t' read -r _ t; do
   if run_alone "$t"; then alone+=("$t"); else pooled+=("$t"); fi
 done < <(for i in "${!run[@]}"; do
-           own=$(awk -v t="${run[$i]}" -F '\t' '$1 == t { print $2 }' "$limits_file")
+           own=$(own_limit "${run[$i]}")
            printf '%010d %06d\t%s\n' "$((1000000000 - ${own:-0}))" "$i" "${run[$i]}"
          done | sort | cut -d' ' -f2-)
 
@@ -167,7 +169,7 @@ run_one() {
   printf '%s\t%s\n' "$verdict" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')" \
     > "$outdir/${t//\//_}.result"
 }
-export -f run_one time_limit
+export -f run_one time_limit own_limit
 export outdir papi runner limit limits_file
 
 echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
