@@ -333,6 +333,17 @@ TEST(L2Presets, AccessesAreHitsPlusMisses) {
         << "accesses " << accesses << ", hits " << hits << ", misses (another run) " << tcm;
 }
 
+// PAPI_L1_TCM is the sum of its two halves' presets. The three share their native events, so they are counted in
+// one run and must agree exactly.
+TEST(L1Presets, TotalMissesAreDataPlusInstructionMisses) {
+    json r = run_json({"-e", "PAPI_L1_TCM", "-e", "PAPI_L1_DCM", "-e", "PAPI_L1_ICM", guest("guest_loops"), "loads",
+                       "1000"});
+    const std::int64_t total = value_of(r, 0), data = value_of(r, 1), instructions = value_of(r, 2);
+    EXPECT_GT(data, 0);
+    EXPECT_GT(instructions, 0);
+    EXPECT_EQ(total, data + instructions);
+}
+
 TEST(WholeProgramTotals, RetiredInstructionsAreTheGuestsPlusTheKernelPaths) {
     json r = run_json({"-e", kAllInstructions, guest("guest_loops"), "int", "100000"});
     EXPECT_EQ(static_cast<std::uint64_t>(value_of(r)), all_instructions(r));

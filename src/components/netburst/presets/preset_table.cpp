@@ -68,6 +68,13 @@ std::vector<PresetDef> base_presets() {
         {"PAPI_L2_LDM", D::NotDerived, {"2ndL_cache_load_miss_retired:NBOGUS"}, nullptr,
          "retired loads that missed the L2 cache (replay tagging)", "19-33 (2ndL_cache_load_miss_retired)",
          "The same missing IA32_PEBS_ENABLE/MATRIX_VERT programming as PAPI_L1_LDM."},
+        {"PAPI_L1_TCM", D::Add, {"1stL_cache_load_miss_retired:NBOGUS", "BPU_fetch_request:TCMISS"},
+         "PAPI_L1_DCM plus PAPI_L1_ICM: retired load misses of the L1 data cache and trace-cache misses",
+         "the first level has two halves and no event covers both, so the total is the sum of the two presets: "
+         "retired loads that missed the L1 data cache (replay tagging) and the fetch requests trace-cache misses "
+         "cause; stores are not L1 misses on NetBurst (write-through, no allocation)",
+         "19-33 (1stL_cache_load_miss_retired), 19-28 (BPU_fetch_request)",
+         "PAPI has no PAPI_L1_TCM on NetBurst, so its tests of it (ctests/tenth, ftests/tenth) skip."},
         {"PAPI_L2_TCM", D::NotDerived, {"BSQ_cache_reference:RD_2ndL_MISS"}, nullptr,
          "reads and reads-for-ownership (data and code) that miss the L2, seen by the bus sequence queue",
          "19-28 (BSQ_cache_reference)", nullptr},
