@@ -48,7 +48,8 @@ PAPI_WORK = papi/work
 PAPI_SRC = $(PAPI_WORK)/src
 PAPI_PATCHES = \
 	patches/papi/0001-preset-loading-before-the-first-thread.patch \
-	patches/papi/0002-validation-test-workloads.patch
+	patches/papi/0002-validation-test-workloads.patch \
+	patches/papi/0003-ftests-serial_hl-num-flops.patch
 EXTRA_DIST += $(PAPI_PATCHES)
 
 # How PAPI is configured:
