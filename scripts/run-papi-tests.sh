@@ -153,10 +153,17 @@ run_one() {
   local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict lim
   lim=$(time_limit "$t")
   start=$(date +%s%N)
+  # timeout puts the test in a process group of its own; whatever of it outlives the test (ctests/attach_validate
+  # leaves a stopped child behind when it skips) is killed with that group.
   (
-    cd "$papi/$suite" &&
+    cd "$papi/$suite" || exit 2
     PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" PAPI_VALIDATION_RUNS=3 PAPI_VALIDATION_MATRIX_SIZE=128 \
-      OMP_WAIT_POLICY=passive timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET
+      OMP_WAIT_POLICY=passive timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET &
+    group=$!
+    wait $group
+    status=$?
+    kill -KILL -- "-$group" 2>/dev/null
+    exit $status
   ) > "$log" 2>&1 < /dev/null
   status=$?
   end=$(date +%s%N)
