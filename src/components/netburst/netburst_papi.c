@@ -230,10 +230,21 @@ static void _netburst_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
 {
 	_papi_hwi_context_t context;
 	ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
+	EventSetInfo_t *set;
 	(void)signal;
 
 	/* The signal is per process: it may interrupt a thread PAPI never saw, which has nothing to sample. */
 	if (thread == NULL)
+		return;
+	/* Only a set the component is counting is sampled. PAPI marks the set running before it calls start() and
+	 * turns its timer off only after stop(), and under netburst-run a tick can land in either gap: Valgrind holds
+	 * a signal until its scheduler next polls, so a tick raised just before one PAPI_stop's setitimer can arrive
+	 * inside the next PAPI_start. Sampled there, the previous run's counts met the new thresholds (one handler
+	 * call where ctests/overflow_allcounters wanted four: the deadline had moved past the whole run). After
+	 * stop() there is nothing left to sample, and the tick's read would replace the values PAPI_stop has taken
+	 * and is about to return. */
+	set = thread->running_eventset[_netburst_vector.cmp_info.CmpIdx];
+	if (set == NULL || !((const struct nb_event_set *)set->ctl_state)->running)
 		return;
 	context.si = info;
 	context.ucontext = (hwd_ucontext_t *)uc;
