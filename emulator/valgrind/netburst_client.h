@@ -30,7 +30,7 @@ enum nb_client_request {
 #define NB_UNSUPPORTED 2     /* the counter counts something the emulator does not model */
 #define NB_NOT_EMULATED 3    /* not running under netburst-run */
 
-#define NB_CLIENT_PROTOCOL_VERSION 1
+#define NB_CLIENT_PROTOCOL_VERSION 2
 
 struct nb_emulator_info {
     uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */
@@ -42,6 +42,13 @@ struct nb_emulator_info {
     uint32_t per_thread;       /* 1: each guest thread has its own virtual PMU (default); 0: one CPU-wide PMU */
     uint32_t kernel_model;     /* 1: system calls run a documented synthetic kernel path at CPL 0 */
     uint64_t misc_enable;      /* IA32_MISC_ENABLE as the emulated processor reports it */
+    /* Since protocol 2: the caches and TLBs of the core model, so that PAPI's hardware information describes them
+     * rather than what CPUID says under Valgrind (a Core i7 of Valgrind's). Sizes in bytes, 0 when absent. */
+    uint32_t l1d_size, l1d_ways, l1d_line;
+    uint32_t trace_cache_uops, trace_cache_ways;
+    uint32_t l2_size, l2_ways, l2_sector; /* the 64-byte sector, which CPUID reports as the line */
+    uint32_t l3_size, l3_ways, l3_sector;
+    uint32_t itlb_entries, itlb_ways, dtlb_entries; /* 4 KB pages; the DTLB is fully associative */
 };
 
 /* Fills *info and returns NB_OK under the emulator; NB_NOT_EMULATED otherwise. */

@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "emulator/core/core_config.h"
+#include "emulator/core/trace_cache.h"
 #include "emulator/valgrind/results_file.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
@@ -557,6 +559,23 @@ void ToolRuntime::query(nb_emulator_info* info) {
     std::uint64_t misc = 0;
     emu_->read_msr(lp_, kMsrMiscEnable, &misc);
     info->misc_enable = misc;
+    // The parameters the emulator's core was reset with (Emulator::reset), not a second description of them.
+    const CoreConfig core = make_core_config(config_.model, config_.hyper_threading, config_.with_l3);
+    constexpr unsigned kSector = 64;  // L2 and L3 lines are two 64-byte sectors
+    info->l1d_size = core.l1_size;
+    info->l1d_ways = core.l1_ways;
+    info->l1d_line = core.l1_line;
+    info->trace_cache_uops = core.tc_lines * TraceCache::kLineSlots;
+    info->trace_cache_ways = core.tc_ways;
+    info->l2_size = core.l2_size;
+    info->l2_ways = core.l2_ways;
+    info->l2_sector = kSector;
+    info->l3_size = core.has_l3 ? core.l3_size : 0;
+    info->l3_ways = core.has_l3 ? core.l3_ways : 0;
+    info->l3_sector = core.has_l3 ? kSector : 0;
+    info->itlb_entries = core.itlb_entries;
+    info->itlb_ways = core.itlb_ways;
+    info->dtlb_entries = core.dtlb_entries;
 }
 
 // A counter whose ESCR counts at CPL 0 sees only the synthetic kernel path; without it there is nothing to count

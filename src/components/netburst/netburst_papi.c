@@ -61,6 +61,67 @@ static int explain(int status, const char *what, const char *why)
 	return papi_status(status);
 }
 
+static void set_cache(PAPI_mh_cache_info_t *cache, int type, const struct nb_cache_geometry *geometry)
+{
+	cache->type = type;
+	cache->size = (int)geometry->size;
+	cache->line_size = (int)geometry->line;
+	cache->num_lines = geometry->line ? (int)(geometry->size / geometry->line) : 0;
+	cache->associativity = (int)geometry->ways;
+}
+
+static void set_tlb(PAPI_mh_tlb_info_t *tlb, int type, unsigned entries, unsigned ways)
+{
+	tlb->type = type;
+	tlb->num_entries = (int)entries;
+	tlb->page_size = 4096;
+	tlb->associativity = (int)ways;
+}
+
+/* Under netburst-run, PAPI's own detection does not describe the Pentium 4: the vendor, family and model come from
+ * the host's /proc/cpuinfo, and the caches from CPUID, which Valgrind answers as a Core i7 of its own. Programs and PAPI's tools ask
+ * PAPI_get_hardware_info() what they run on (papi_hardware_avail and papi_mem_info; tests that size their arrays
+ * from the caches, or run only on a Pentium 4), so the component, which PAPI initialises after that detection, puts
+ * the emulated processor there: GenuineIntel family 15, the model, and the caches and TLBs of the core model, as a
+ * Pentium 4's CPUID leaf 2 would give them (the L2's 64-byte sectors as its lines, the trace cache's size in
+ * uops). The topology and the clock stay the host's: the guest's threads run on the host's CPUs, and PAPI's
+ * cycle timers use its clock. */
+static void describe_emulated_processor(const struct nb_emulated_cpu *cpu, const char *description)
+{
+	PAPI_hw_info_t *hw = &_papi_hwi_system_info.hw_info;
+	PAPI_mh_info_t *mh = &hw->mem_hierarchy;
+	PAPI_mh_level_t *level;
+
+	if (!cpu->emulated)
+		return;
+	hw->vendor = PAPI_VENDOR_INTEL;
+	copy_string(hw->vendor_string, sizeof hw->vendor_string, "GenuineIntel");
+	copy_string(hw->model_string, sizeof hw->model_string, description);
+	hw->cpuid_family = 15;
+	hw->cpuid_model = (int)cpu->model;
+	hw->cpuid_stepping = (int)cpu->stepping;
+	hw->model = (int)cpu->model;
+	hw->revision = (float)cpu->stepping;
+	hw->virtualized = 1;
+	copy_string(hw->virtual_vendor_string, sizeof hw->virtual_vendor_string, "netburst-run");
+	copy_string(hw->virtual_vendor_version, sizeof hw->virtual_vendor_version, "");
+
+	memset(mh, 0, sizeof *mh);
+	level = &mh->level[0];
+	set_tlb(&level->tlb[0], PAPI_MH_TYPE_INST, cpu->itlb_entries, cpu->itlb_ways);
+	set_tlb(&level->tlb[1], PAPI_MH_TYPE_DATA, cpu->dtlb_entries, cpu->dtlb_entries);
+	set_cache(&level->cache[0], PAPI_MH_TYPE_DATA | PAPI_MH_TYPE_WT | PAPI_MH_TYPE_LRU, &cpu->l1d);
+	level->cache[1].type = PAPI_MH_TYPE_TRACE;
+	level->cache[1].size = (int)cpu->trace_cache_uops;
+	level->cache[1].associativity = (int)cpu->trace_cache_ways;
+	set_cache(&mh->level[1].cache[0], PAPI_MH_TYPE_UNIFIED | PAPI_MH_TYPE_WB | PAPI_MH_TYPE_LRU, &cpu->l2);
+	mh->levels = 2;
+	if (cpu->l3.size) {
+		set_cache(&mh->level[2].cache[0], PAPI_MH_TYPE_UNIFIED | PAPI_MH_TYPE_WB | PAPI_MH_TYPE_LRU, &cpu->l3);
+		mh->levels = 3;
+	}
+}
+
 static int _netburst_init_component(int cidx)
 {
 	struct nb_component_info info;
@@ -75,6 +136,7 @@ static int _netburst_init_component(int cidx)
 		return PAPI_ECMP;
 	}
 	copy_string(v->cmp_info.description, sizeof v->cmp_info.description, info.description);
+	describe_emulated_processor(&info.cpu, info.description);
 	v->cmp_info.num_native_events = (int)info.num_native_events;
 	if (info.preset_warning[0])
 		PAPIERROR("netburst: %s", info.preset_warning);

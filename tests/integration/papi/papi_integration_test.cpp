@@ -221,6 +221,47 @@ TEST(Tools, ComponentAvailShowsTheActiveComponent) {
     EXPECT_NE(r.output.find("Counters: 18"), std::string::npos) << r.output;
 }
 
+// The value of "FIELD: value" in the first section after `section` ("L1 Data Cache:" in papi_mem_info).
+static std::string field_in_section(const std::string& output, const std::string& section, const std::string& field) {
+    const std::size_t at = output.find(section);
+    if (at == std::string::npos) return "no section " + section;
+    const std::size_t f = output.find(field, at + section.size());
+    if (f == std::string::npos) return "no field " + field;
+    std::size_t begin = f + field.size();
+    while (begin < output.size() && output[begin] == ' ') ++begin;
+    return output.substr(begin, output.find('\n', begin) - begin);
+}
+
+// PAPI's hardware information describes the emulated processor, not the host: the vendor and family PAPI
+// reads from /proc/cpuinfo and the caches from CPUID would otherwise be the host's.
+TEST(Tools, HardwareInfoIsTheEmulatedPentium4) {
+    const Outcome avail = run(emulated(tool("papi_avail")));
+    ASSERT_EQ(avail.status, 0) << avail.output;
+    EXPECT_NE(avail.output.find("GenuineIntel (1, 0x1)"), std::string::npos) << avail.output;
+    EXPECT_NE(avail.output.find("Family/Model/Stepping 15/2/0"), std::string::npos) << avail.output;
+    EXPECT_NE(avail.output.find("VM Vendor                : netburst-run"), std::string::npos) << avail.output;
+
+    const Outcome northwood = run(emulated(tool("papi_mem_info")));
+    ASSERT_EQ(northwood.status, 0) << northwood.output;
+    EXPECT_EQ(field_in_section(northwood.output, "L1 Data Cache:", "Total size:"), "8 KB") << northwood.output;
+    EXPECT_EQ(field_in_section(northwood.output, "L1 Data Cache:", "Associativity:"), "4");
+    EXPECT_EQ(field_in_section(northwood.output, "L1 Data Cache:", "Line size:"), "64 B");
+    EXPECT_EQ(field_in_section(northwood.output, "L2 Unified Cache:", "Total size:"), "512 KB");
+    EXPECT_EQ(field_in_section(northwood.output, "L1 Data TLB:", "Number of Entries:"), "64");
+    EXPECT_EQ(northwood.output.find("L3 Unified Cache:"), std::string::npos) << northwood.output;
+
+    const Outcome prescott = run(env("NETBURST_RUN") + " --model 3 -- " + tool("papi_mem_info"));
+    ASSERT_EQ(prescott.status, 0) << prescott.output;
+    EXPECT_EQ(field_in_section(prescott.output, "L1 Data Cache:", "Total size:"), "16 KB") << prescott.output;
+    EXPECT_EQ(field_in_section(prescott.output, "L1 Data Cache:", "Associativity:"), "8");
+    EXPECT_EQ(field_in_section(prescott.output, "L2 Unified Cache:", "Total size:"), "1024 KB");
+
+    const Outcome gallatin = run(env("NETBURST_RUN") + " --l3 -- " + tool("papi_mem_info"));
+    ASSERT_EQ(gallatin.status, 0) << gallatin.output;
+    EXPECT_NE(field_in_section(gallatin.output, "L3 Unified Cache:", "Total size:").find(" KB"), std::string::npos)
+        << gallatin.output;
+}
+
 TEST(Tools, ComponentAvailExplainsWhyNotNatively) {
     const Outcome r = run(tool("papi_component_avail"));
     ASSERT_EQ(r.status, 0) << r.output;

@@ -11,6 +11,7 @@
 #include "backend/detect.h"
 #include "component/domain.h"
 #include "component/preset_choice.h"
+#include "emulator/valgrind/netburst_client.h"
 
 using namespace netburst;
 using namespace netburst::component;
@@ -31,11 +32,15 @@ DetectionSources sources(bool emulated, const std::string& vendor, unsigned fami
     s.emulator = [=] {
         EmulatorQuery q;
         q.emulated = emulated;
-        q.protocol_version = 1;
+        q.protocol_version = NB_CLIENT_PROTOCOL_VERSION;
         q.model = 3;
         q.has_l3 = true;
         q.hyper_threading = true;
         q.misc_enable = 1u << 7;
+        q.stepping = 4;
+        q.memory.l1d = CacheGeometry{16384, 8, 64};
+        q.memory.l3 = CacheGeometry{2u << 20, 8, 64};
+        q.memory.dtlb_entries = 64;
         return q;
     };
     s.cpu = [=] {
@@ -70,6 +75,12 @@ TEST(Detection, TheEmulatorComesFirstWhateverTheHostIs) {
     EXPECT_TRUE(d.cpu.hyper_threading);
     EXPECT_TRUE(d.cpu.emulated);
     EXPECT_NE(d.cpu.description.find("model 3"), std::string::npos) << d.cpu.description;
+    // The caches the emulator models, for PAPI's hardware information.
+    EXPECT_EQ(d.cpu.stepping, 4u);
+    EXPECT_EQ(d.cpu.memory.l1d.size, 16384u);
+    EXPECT_EQ(d.cpu.memory.l1d.ways, 8u);
+    EXPECT_EQ(d.cpu.memory.l3.size, 2u << 20);
+    EXPECT_EQ(d.cpu.memory.dtlb_entries, 64u);
 }
 
 TEST(Detection, NotNetBurstAndNotEmulatedSaysRunUnderNetburstRun) {
@@ -119,7 +130,7 @@ TEST(Detection, EmulatorProblemsAreExplained) {
     s.emulator = [] {
         EmulatorQuery q;
         q.emulated = true;
-        q.protocol_version = 1;
+        q.protocol_version = NB_CLIENT_PROTOCOL_VERSION;
         q.model = 2;
         return q;  // IA32_MISC_ENABLE bit 7 clear
     };

@@ -10,6 +10,7 @@
 #include "backend/detect.h"
 #include "component/component.h"
 #include "emulator/emulator.h"
+#include "emulator/valgrind/netburst_client.h"
 
 namespace netburst::component::test {
 
@@ -54,7 +55,7 @@ public:
         sources.emulator = [=] {
             EmulatorQuery q;
             q.emulated = true;
-            q.protocol_version = 1;
+            q.protocol_version = NB_CLIENT_PROTOCOL_VERSION;
             q.model = model;
             q.hyper_threading = hyper_threading;
             q.has_l3 = l3;

@@ -21,12 +21,31 @@ enum class IoStatus : std::uint8_t {
     Unavailable,  // the channel is gone (not under the emulator, device closed)
 };
 
+// One cache of the emulated processor (bytes; 0 when absent).
+struct CacheGeometry {
+    unsigned size = 0;
+    unsigned ways = 0;
+    unsigned line = 0;
+};
+
+// The caches and TLBs of the emulator's core model, which PAPI reports as the memory hierarchy.
+struct EmulatedMemory {
+    CacheGeometry l1d, l2, l3;
+    unsigned trace_cache_uops = 0;
+    unsigned trace_cache_ways = 0;
+    unsigned itlb_entries = 0;
+    unsigned itlb_ways = 0;
+    unsigned dtlb_entries = 0;  // fully associative
+};
+
 // What the component needs to know about the processor it counts on.
 struct CpuDescription {
     unsigned model = 2;            // CPUID family 0FH model
     bool hyper_threading = false;  // the package has two logical processors
     bool has_l3 = false;           // Xeon MP parts: the L3 presets apply
     bool emulated = false;
+    unsigned stepping = 0;
+    EmulatedMemory memory;  // under the emulator only; natively PAPI reads the caches through CPUID
     // Each thread has its own PMU (the emulator's default); otherwise the PMU is shared by every thread of the
     // logical processor, as on real hardware.
     bool per_thread_pmu = true;

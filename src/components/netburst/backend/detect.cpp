@@ -33,6 +33,8 @@ Detection from_emulator(const EmulatorQuery& q, const DetectionSources& sources)
     d.cpu.hyper_threading = q.hyper_threading;
     d.cpu.has_l3 = q.has_l3;
     d.cpu.emulated = true;
+    d.cpu.stepping = q.stepping;
+    d.cpu.memory = q.memory;
     d.cpu.per_thread_pmu = q.per_thread;
     d.cpu.description = std::string("emulated Pentium 4 model ") + std::to_string(q.model) + " (" +
                         model_codename(q.model) + (q.has_l3 ? ", with L3" : "") +

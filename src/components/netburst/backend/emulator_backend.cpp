@@ -30,6 +30,15 @@ EmulatorQuery query_emulator() {
     q.per_thread = info.per_thread != 0;
     q.kernel_model = info.kernel_model != 0;
     q.misc_enable = info.misc_enable;
+    q.stepping = info.stepping;
+    q.memory.l1d = CacheGeometry{info.l1d_size, info.l1d_ways, info.l1d_line};
+    q.memory.l2 = CacheGeometry{info.l2_size, info.l2_ways, info.l2_sector};
+    q.memory.l3 = CacheGeometry{info.l3_size, info.l3_ways, info.l3_sector};
+    q.memory.trace_cache_uops = info.trace_cache_uops;
+    q.memory.trace_cache_ways = info.trace_cache_ways;
+    q.memory.itlb_entries = info.itlb_entries;
+    q.memory.itlb_ways = info.itlb_ways;
+    q.memory.dtlb_entries = info.dtlb_entries;
     return q;
 }
 

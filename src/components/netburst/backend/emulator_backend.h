@@ -20,6 +20,8 @@ struct EmulatorQuery {
     bool per_thread = true;
     bool kernel_model = true;
     std::uint64_t misc_enable = 0;
+    unsigned stepping = 0;
+    EmulatedMemory memory;
 };
 
 // Asks the emulator (a no-op returning emulated == false when the program runs natively).

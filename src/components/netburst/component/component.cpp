@@ -15,6 +15,23 @@ void copy_text(char* dst, std::size_t size, const std::string& text) {
     dst[n] = '\0';
 }
 
+nb_cache_geometry to_c(const CacheGeometry& c) { return nb_cache_geometry{c.size, c.ways, c.line}; }
+
+void describe_emulated_cpu(const CpuDescription& cpu, nb_emulated_cpu* out) {
+    if (!cpu.emulated) return;
+    out->emulated = 1;
+    out->model = cpu.model;
+    out->stepping = cpu.stepping;
+    out->l1d = to_c(cpu.memory.l1d);
+    out->l2 = to_c(cpu.memory.l2);
+    out->l3 = to_c(cpu.memory.l3);
+    out->trace_cache_uops = cpu.memory.trace_cache_uops;
+    out->trace_cache_ways = cpu.memory.trace_cache_ways;
+    out->itlb_entries = cpu.memory.itlb_entries;
+    out->itlb_ways = cpu.memory.itlb_ways;
+    out->dtlb_entries = cpu.memory.dtlb_entries;
+}
+
 }  // namespace
 
 ComponentState* active_component() { return g_component.get(); }
@@ -36,6 +53,7 @@ int initialize_component(const DetectionSources& sources, const char* fp_env, nb
     info->model = g_component->cpu().model;
     info->cpu_attach = g_component->cpu().cpu_attach ? 1 : 0;
     copy_text(info->notes, sizeof info->notes, g_component->cpu().notes);
+    describe_emulated_cpu(g_component->cpu(), &info->cpu);
     return NB_STATUS_OK;
 }
 

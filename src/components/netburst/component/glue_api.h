@@ -79,6 +79,21 @@ struct nb_thread {
                              set_domain must not program the PMU to try another */
 };
 
+/* A cache of the emulated processor, in bytes (0: absent). */
+struct nb_cache_geometry {
+    unsigned size, ways, line;
+};
+
+/* Under netburst-run, the processor the emulator models, for PAPI's hardware information (which otherwise
+ * describes the host). */
+struct nb_emulated_cpu {
+    int emulated; /* 0: real hardware, where PAPI's own detection is right and nothing below is set */
+    unsigned model, stepping;
+    struct nb_cache_geometry l1d, l2, l3;
+    unsigned trace_cache_uops, trace_cache_ways;
+    unsigned itlb_entries, itlb_ways, dtlb_entries; /* 4 KB pages; the DTLB is fully associative */
+};
+
 struct nb_component_info {
     char disabled_reason[NB_REASON_LEN]; /* empty when the component can count */
     char description[NB_REASON_LEN];     /* the processor counted on */
@@ -88,6 +103,7 @@ struct nb_component_info {
     unsigned model;
     int cpu_attach;                      /* event sets can count any logical CPU (real hardware) */
     char notes[NB_REASON_LEN];           /* errata worked around, counters held by others: for verbose output */
+    struct nb_emulated_cpu cpu;
 };
 
 /* Component: detect the PMU, build the native-event registry and choose the preset section. Returns
