@@ -560,8 +560,11 @@ void ToolRuntime::query(nb_emulator_info* info) {
     emu_->read_msr(lp_, kMsrMiscEnable, &misc);
     info->misc_enable = misc;
     // The parameters the emulator's core was reset with (Emulator::reset), not a second description of them.
-    const CoreConfig core = make_core_config(config_.model, config_.hyper_threading, config_.with_l3);
-    constexpr unsigned kSector = 64;  // L2 and L3 lines are two 64-byte sectors
+    const EmulatorConfig& emulated = emu_->config();
+    const CoreConfig core = make_core_config(emulated.model, emulated.hyper_threading, emulated.with_l3);
+    // The L2's lines (and the L3's, which the memory system gives the L2's size) are two sectors; a Pentium 4's
+    // CPUID reports the sector as the line.
+    const unsigned sector = core.l2_line / 2;
     info->l1d_size = core.l1_size;
     info->l1d_ways = core.l1_ways;
     info->l1d_line = core.l1_line;
@@ -569,10 +572,10 @@ void ToolRuntime::query(nb_emulator_info* info) {
     info->trace_cache_ways = core.tc_ways;
     info->l2_size = core.l2_size;
     info->l2_ways = core.l2_ways;
-    info->l2_sector = kSector;
+    info->l2_sector = sector;
     info->l3_size = core.has_l3 ? core.l3_size : 0;
     info->l3_ways = core.has_l3 ? core.l3_ways : 0;
-    info->l3_sector = core.has_l3 ? kSector : 0;
+    info->l3_sector = core.has_l3 ? sector : 0;
     info->itlb_entries = core.itlb_entries;
     info->itlb_ways = core.itlb_ways;
     info->dtlb_entries = core.dtlb_entries;
