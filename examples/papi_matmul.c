@@ -49,7 +49,10 @@ static void multiply_plain(int n)
 }
 
 /* c = a * b by blocks of bs x bs, so that the blocks of b and c in use stay in the 8 KB L1 data cache
- * (three 16 x 16 blocks of doubles are 6 KB); the i-k-j order makes the inner loop walk rows. */
+ * (three 16 x 16 blocks of doubles are 6 KB); the i-k-j order makes the inner loop walk rows. A Pentium 4 still
+ * misses more than the block sizes suggest: the arrays are 2 MB apart, so row k of b and row i of c agree in
+ * address bits 15:6 when k and i agree modulo 16, and its L1 cannot hold two such lines at once (64K aliasing;
+ * padding MAX_N to 520 avoids it). */
 static void multiply_blocked(int n, int bs)
 {
 	for (int ii = 0; ii < n; ii += bs)

@@ -16,7 +16,6 @@ namespace {
 constexpr unsigned kSbFull = 5;                                                                // resource_stall
 constexpr unsigned kNoSta = 1, kNoStd = 3, kPartialData = 4, kUnalignedAddr = 5;               // MOB_load_replay
 constexpr unsigned kLoadSplitComplete = 0;                                                     // memory_complete
-constexpr unsigned k64kConflict = 3;                                                           // memory_cancel
 }  // namespace
 
 Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
@@ -120,7 +119,7 @@ Tick Core::load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSp
         break;
     }
     case StoreBuffer::Conflict::Alias64K:
-        sink->event(to_cycle(issue), EventId::MemoryCancel, k64kConflict);
+        sink->event(to_cycle(issue), EventId::MemoryCancel, core_memory::k64kConflict);
         data = max_tick(data, c.wait + latency);
         break;
     }

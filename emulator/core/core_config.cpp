@@ -34,6 +34,7 @@ void prescott(CoreConfig& c) {
     c.imul_busy = 1;
     c.l1_size = 16 * 1024;     // [ORM]
     c.l1_ways = 8;
+    c.l1_alias_bits = 22;      // [ORM]: bits 21:6 (model 3; assumed for 4 and 6)
     c.l1_latency = 4;          // [ORM] 4/12
     c.l1_fp_latency = 12;
     c.l2_size = c.model == 3 ? 1024 * 1024 : 2 * 1024 * 1024;  // [ORM]: 1 MB (3, 4), 2 MB (4, 6)

@@ -65,6 +65,7 @@ struct CoreConfig {
     unsigned l1_size = 8 * 1024;
     unsigned l1_ways = 4;
     unsigned l1_line = 64;
+    unsigned l1_alias_bits = 16;      // the L1 tells lines apart by linear address bits 15:6 only (64K aliasing)
     unsigned l1_latency = 2;          // integer loads
     unsigned l1_fp_latency = 9;       // x87/SSE loads
     bool l1_write_allocate = false;   // store misses do not allocate in the write-through L1 (assumption)

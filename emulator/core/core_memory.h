@@ -21,6 +21,7 @@ constexpr unsigned kStoreSplitComplete = 1;                                     
 constexpr unsigned kDataWalk = 0;                                                              // page_walk_type
 constexpr unsigned kFlush = 4;                                                                 // TC_misc
 constexpr unsigned kClearCycles = 0, kSmcClear = 6;                                            // machine_clear
+constexpr unsigned k64kConflict = 3;                                                           // memory_cancel
 
 inline std::uint64_t dtlb_page(std::uint64_t physical, unsigned thread) {
     return (physical >> kPageBits) ^ (static_cast<std::uint64_t>(thread) << 50);
@@ -60,7 +61,7 @@ __attribute__((always_inline)) inline Core::LoadAccess Core::load_access(unsigne
     }
     const MemorySystem::LoadResult r = mem_.load(address, physical, as, access, sink);
     Tick fill = r.fill;
-    bool l1_miss = r.l1_miss, l2_miss = r.l2_miss, split = false;
+    bool l1_miss = r.l1_miss, l2_miss = r.l2_miss, alias = r.alias, split = false;
     std::uint64_t second = 0;
     if (__builtin_expect(core_memory::splits(address, size), 0)) {
         // The second line is a second access (for the miss counts) and the load is replayed once.
@@ -69,11 +70,16 @@ __attribute__((always_inline)) inline Core::LoadAccess Core::load_access(unsigne
         const MemorySystem::LoadResult r2 = mem_.load(second, fold(second, as), as, access, sink);
         l1_miss = l1_miss || r2.l1_miss;
         l2_miss = l2_miss || r2.l2_miss;
+        alias = alias || r2.alias;
         fill = max_tick(fill, r2.fill);
         sink->event(to_cycle(issue), EventId::LoadPortReplay, core_memory::kSplitBit);
         causes |= kReplaySplit;
         mob = 1u << core_memory::kSplitBit;
     }
+    // The L1's data conflict (64K aliasing) cancels the access until the aliasing line has gone. memory_cancel
+    // counts in the timing tier only (its store-buffer conflicts depend on what is in flight).
+    if constexpr (Sink::kTiming)
+        if (alias) sink->event(to_cycle(access), EventId::MemoryCancel, core_memory::k64kConflict);
     if (l1_miss) causes |= kReplayL1LoadMiss;
     if (l2_miss) causes |= kReplayL2LoadMiss;
     return LoadAccess{fill, access, second, causes, mob, split};

@@ -59,8 +59,10 @@ constexpr Row table_row(EventId id) {
                            "needs memory types the input does not carry."),
                     2, N);
     case EventId::MemoryCancel:
-        return timed(with(row(N, "64K_CONF: a load whose address equals an in-flight older store's modulo 64 KB without "
-                           "overlapping it waits for the store. ST_RB_FULL (store request buffers) is not modelled."),
+        return timed(with(row(N, "64K_CONF: a load that finds in the L1 a line of another address with the same linear "
+                           "address bits 15:6 (21:6 on Prescott; also the same linear address in the other logical "
+                           "processor's address space), or whose address equals an in-flight older store's modulo "
+                           "64 KB without overlapping it. ST_RB_FULL (store request buffers) is not modelled."),
                     3, A), kAllBits);
     case EventId::MemoryComplete:
         return with(with(row(N, "LSC/SSC when a load or store that crosses a 64-byte line completes. USC and ULC "

@@ -26,8 +26,8 @@ namespace netburst::emu {
 
 struct CacheLine {
     std::uint64_t block;  // address >> line_bits; kInvalidBlock when empty
-    std::uint32_t state;  // owner-defined bits (sector dirty bits for the L2 and L3)
-    std::uint32_t aux;    // owner-defined (the L1 keeps the address-space tag of a linearly tagged line here)
+    std::uint32_t state;  // owner-defined (sector dirty bits for the L2 and L3; the L1 keeps half its tag here)
+    std::uint32_t aux;    // owner-defined (the L1: the other half of its tag, see memory_system.h)
 };
 
 struct LineTiming {

@@ -21,6 +21,12 @@ void MemorySystem::reset(const CoreConfig& c) {
         l3_.reset(128 * 8, 8, 128);  // unused; keep it small to reset
     }
     write_allocate_ = c.l1_write_allocate;
+    // The aliasing bits must cover the set index (else two lines of one block could sit in different sets).
+    l1_alias_bits_ = c.l1_alias_bits;
+    const unsigned index_top = l1_.line_bits() + static_cast<unsigned>(__builtin_ctz(l1_.sets() | 1u << 20));
+    if (l1_alias_bits_ < index_top) l1_alias_bits_ = index_top;
+    if (l1_alias_bits_ > 40) l1_alias_bits_ = 40;
+    l1_block_mask_ = (std::uint64_t{1} << (l1_alias_bits_ - l1_.line_bits())) - 1;
     l2_port_.reset();
     fill_buffers_ = clamp_count(c.fill_buffers, 16);
     wc_buffers_ = clamp_count(c.wc_buffers, 16);
@@ -35,13 +41,13 @@ void MemorySystem::reset(const CoreConfig& c) {
 }
 
 bool MemorySystem::l1_holds(std::uint64_t linear, unsigned asid) {
-    const CacheLine* line = l1_.peek(linear >> l1_.line_bits());
-    return line != nullptr && line->aux == asid;
+    const CacheLine* line = l1_.peek(l1_block(linear));
+    return line != nullptr && has_tag(line, l1_tag(linear, asid));
 }
 
 void MemorySystem::mark_used(std::uint64_t linear, unsigned asid, Tick when) {
-    CacheLine* line = l1_.peek(linear >> l1_.line_bits());
-    if (line == nullptr || line->aux != asid) return;
+    CacheLine* line = l1_.peek(l1_block(linear));
+    if (line == nullptr || !has_tag(line, l1_tag(linear, asid))) return;
     LineTiming& timing = l1_.timing(line);
     if (when > timing.used) timing.used = when;
 }
@@ -112,12 +118,13 @@ void MemorySystem::evict_l2(const CacheLine& victim, Tick when, Sink* out) {
 template <class Sink>
 Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned asid, Tick when, Sink* out) {
     ++stats_.store_commits;
-    // L1: write-through. A hit refreshes the line's LRU position.
-    const std::uint64_t l1_block = linear >> l1_.line_bits();
-    CacheLine* l1_line = l1_.touch<Sink::kTiming>(l1_block);
-    if ((l1_line == nullptr || l1_line->aux != asid) && write_allocate_) {
-        if (l1_line == nullptr) l1_line = l1_.insert<Sink::kTiming>(l1_block);
-        l1_line->aux = asid;
+    // L1: write-through. A hit refreshes the line's LRU position (as does a store to an aliasing line, which
+    // does not replace it unless stores allocate).
+    const std::uint64_t l1_line_tag = l1_tag(linear, asid);
+    CacheLine* l1_line = l1_.touch<Sink::kTiming>(l1_block(linear));
+    if ((l1_line == nullptr || !has_tag(l1_line, l1_line_tag)) && write_allocate_) {
+        if (l1_line == nullptr) l1_line = l1_.insert<Sink::kTiming>(l1_block(linear));
+        set_tag(l1_line, l1_line_tag);
         if constexpr (Sink::kTiming) l1_.timing(l1_line).ready = when;
     }
     // Consecutive stores to one 64-byte block are combined on their way to the L2 (the write-combining path

@@ -2,13 +2,17 @@
 // write-combining buffers that hold store misses, and the bus behind them.
 //
 //  - L1D: write-through, true LRU, looked up with the linear address. A store that misses does not allocate
-//    (CoreConfig::l1_write_allocate, off by default). Load misses are counted exactly like a plain
-//    set-associative LRU cache counts read misses (cachegrind's D1 with the same geometry): every load access
-//    is one lookup, a line is installed at the miss and a later access to it is a hit even while its fill is in
-//    flight (it then waits for the data).
-//  - Two logical processors in different address spaces share the L1 by linear address (the L1 "shared mode"
-//    of the SDM's L1 context-ID description): a line of the other address space at the same linear address is
-//    an aliasing conflict, a miss that replaces that line once its fill has completed.
+//    (CoreConfig::l1_write_allocate, off by default). Apart from aliasing (below), load misses are counted like a
+//    plain set-associative LRU cache counts read misses (cachegrind's D1 with the same geometry): every load
+//    access is one lookup, a line is installed at the miss and a later access to it is a hit even while its fill
+//    is in flight (it then waits for the data).
+//  - The L1 tells lines apart by linear address bits 15:6 only (21:6 on Prescott): the optimization manual's
+//    "data conflict", or 64K aliasing. Only one line with given bits 15:6 can be in the L1, so an access whose
+//    bits 15:6 match a line of another address (64 KB or a multiple away, or the same linear address in the
+//    other logical processor's address space: the L1's "shared mode" of the SDM's context-ID description) is an
+//    aliasing conflict: a miss that replaces that line once its fill has completed and its reader has read it.
+//    The L1 is keyed by those bits (the block), and a line's tag word holds the rest: the linear address above
+//    them and the address space.
 //  - Fill buffers bound the L1 misses outstanding (4 on Northwood, 8 on Prescott).
 //  - L2: write-back, 128-byte lines of two 64-byte sectors, one request every other cycle. A miss fetches both
 //    sectors [ORM]. Lines are Exclusive after a read and Modified after a write (no other bus agents are
@@ -47,6 +51,7 @@ public:
         Tick fill;      // when the line is in the L1 (at or before the access for a hit)
         bool l1_miss;   // a primary L1 miss (the load is replay-tagged 1stL)
         bool l2_miss;
+        bool alias;     // the miss was a 64K-aliasing conflict with a line of another address
     };
     // A load uop reading the L1 at tick `access`. `linear` indexes and tags the L1, `physical` (the linear
     // address with the address space folded in) tags the L2 and L3; `asid` names the address space. A load that
@@ -55,14 +60,14 @@ public:
     __attribute__((always_inline)) LoadResult load(std::uint64_t linear, std::uint64_t physical, unsigned asid,
                                                    Tick access, Sink* out) {
         ++stats_.l1_loads;
-        const std::uint64_t block = linear >> l1_.line_bits();
-        CacheLine* line = l1_.touch<Sink::kTiming>(block);
-        if (line != nullptr && line->aux == asid)
-            return LoadResult{Sink::kTiming ? l1_.timing(line).ready : 0, false, false};
-        return load_miss(block, line, physical, asid, access, out);
+        const std::uint64_t tag = l1_tag(linear, asid);
+        CacheLine* line = l1_.touch<Sink::kTiming>(l1_block(linear));
+        if (line != nullptr && has_tag(line, tag))
+            return LoadResult{Sink::kTiming ? l1_.timing(line).ready : 0, false, false, false};
+        return load_miss(l1_block(linear), tag, line, physical, access, out);
     }
-    // The replayed load that missed on this line read it at `when`: until then an aliasing line of the other
-    // address space may not take the line's place.
+    // The replayed load that missed on this line read it at `when`: until then an aliasing line may not take the
+    // line's place.
     void mark_used(std::uint64_t linear, unsigned asid, Tick when);
 
     // A retired store writing the caches at tick `when`. Returns when its store-buffer entry is released.
@@ -97,11 +102,24 @@ public:
     bool l1_holds(std::uint64_t linear, unsigned asid);
 
 private:
+    // The L1's block (the set and the aliasing bits) and tag (what tells apart the addresses sharing a block) of
+    // a linear address. A line keeps its tag in its two 32-bit words (the L1 has no other use for them).
+    std::uint64_t l1_block(std::uint64_t linear) const { return (linear >> l1_.line_bits()) & l1_block_mask_; }
+    std::uint64_t l1_tag(std::uint64_t linear, unsigned asid) const {
+        return (linear >> l1_alias_bits_) << 1 | (asid & 1);
+    }
+    static bool has_tag(const CacheLine* line, std::uint64_t tag) {
+        return line->aux == static_cast<std::uint32_t>(tag) && line->state == static_cast<std::uint32_t>(tag >> 32);
+    }
+    static void set_tag(CacheLine* line, std::uint64_t tag) {
+        line->aux = static_cast<std::uint32_t>(tag);
+        line->state = static_cast<std::uint32_t>(tag >> 32);
+    }
+
     // The L1 miss of load(), and read_l2()'s L2 hit, inline (their commonest cases); the L2 miss is not.
     template <class Sink>
-    __attribute__((always_inline)) LoadResult load_miss(std::uint64_t block, CacheLine* line,
-                                                        std::uint64_t physical, unsigned asid, Tick access,
-                                                        Sink* out) {
+    __attribute__((always_inline)) LoadResult load_miss(std::uint64_t block, std::uint64_t tag, CacheLine* line,
+                                                        std::uint64_t physical, Tick access, Sink* out) {
         ++stats_.l1_load_misses;
         if (line != nullptr) ++stats_.alias_conflicts;
         Tick start = 0;
@@ -110,8 +128,8 @@ private:
             // The miss is known after the tag check.
             start = access + l1_ticks_;
             if (line != nullptr) {
-                // The other address space's line at this linear address: it keeps its place until its fill is
-                // done and the load waiting for it has read it, then this miss replaces it.
+                // The aliasing line keeps its place until its fill is done and the load waiting for it has read
+                // it, then this miss replaces it.
                 const LineTiming& timing = l1_.timing(line);
                 start = max_tick(start, max_tick(timing.ready, timing.used));
             }
@@ -122,10 +140,11 @@ private:
         bool l2_miss = false;
         const Tick fill = read_l2(physical, start, false, &l2_miss, out);
         if constexpr (Sink::kTiming) fill_free_[fb] = fill;
+        const bool alias = line != nullptr;
         if (line == nullptr) line = l1_.insert<Sink::kTiming>(block);
-        line->aux = asid;
+        set_tag(line, tag);
         if constexpr (Sink::kTiming) l1_.timing(line) = LineTiming{fill, 0};
-        return LoadResult{fill, true, l2_miss};
+        return LoadResult{fill, true, l2_miss, alias};
     }
     template <class Sink>
     __attribute__((always_inline)) Tick read_l2(std::uint64_t physical, Tick start, bool for_ownership,
@@ -158,6 +177,8 @@ private:
     LruCache<65536, 8> l3_;     // up to 8 MB of 128-byte lines
     bool has_l3_ = false;
     bool write_allocate_ = false;
+    unsigned l1_alias_bits_ = 16;
+    std::uint64_t l1_block_mask_ = (std::uint64_t{1} << 10) - 1;
     TickRing l2_port_;
     Tick fill_free_[16];
     unsigned fill_buffers_ = 4;

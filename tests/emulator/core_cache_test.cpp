@@ -223,6 +223,43 @@ TEST(CoreCache, MisalignedLoadsCrossingLinesMatchReferenceLru) {
     expect_close(compare(p), "misaligned");
 }
 
+// The optimization manual's "data conflict" (64K aliasing): the Northwood L1 tells lines apart by linear address
+// bits 15:6 only, Prescott's by bits 21:6. Two lines that agree in those bits cannot both be in the L1, so
+// loading them in turn misses every time and each such miss counts memory_cancel 64K_CONF.
+struct AliasRun {
+    std::uint64_t misses, conflicts;
+};
+AliasRun alternate(std::uint64_t distance, unsigned model) {
+    Harness h(model, false, false);
+    for (int rep = 0; rep < 100; ++rep)
+        for (std::uint64_t k = 0; k < 2; ++k) {
+            h.run(load(0x401000, 0x10000040 + k * distance, 4, reg_gpr(6), reg_gpr(0)));
+            h.run(branch(0x401003, 0x401000, true));
+        }
+    EXPECT_TRUE(h.ok()) << h.problem();
+    return {h.totals().causes[cause_index(kReplayL1LoadMiss)], h.totals().count(EventId::MemoryCancel, 3)};
+}
+
+TEST(CoreCache, LinesSixtyFourKilobytesApartAliasInTheNorthwoodL1) {
+    const AliasRun k64 = alternate(64 * 1024, 2);
+    EXPECT_EQ(k64.misses, 200u);
+    EXPECT_EQ(k64.conflicts, 199u);  // every miss but the first: the second line finds the first in its place
+    const AliasRun k128 = alternate(128 * 1024, 2);
+    EXPECT_EQ(k128.misses, 200u);
+    // 32 KB apart: the same set, different bits 15:11, so both lines stay.
+    const AliasRun k32 = alternate(32 * 1024, 2);
+    EXPECT_EQ(k32.misses, 2u);
+    EXPECT_EQ(k32.conflicts, 0u);
+}
+
+TEST(CoreCache, PrescottAliasesAtFourMegabytes) {
+    EXPECT_EQ(alternate(64 * 1024, 3).misses, 2u);
+    EXPECT_EQ(alternate(1024 * 1024, 3).misses, 2u);
+    const AliasRun m4 = alternate(4 * 1024 * 1024, 3);
+    EXPECT_EQ(m4.misses, 200u);
+    EXPECT_EQ(m4.conflicts, 199u);
+}
+
 TEST(CoreCache, L2HitsAndMissesAndTheBus) {
     Harness h(2, false, false);
     h.run(alu(0x401000, 0, 0));  // the code: built from the L2 (its own misses), then in the trace cache
