@@ -66,6 +66,7 @@ Result<RunTotals> read_results(const std::string& dir, std::size_t program_event
         t.instructions += r.instructions;
         t.syscalls += r.syscalls;
         t.timer_interrupts += r.timer_interrupts;
+        t.pmu_taken = t.pmu_taken || r.pmu_taken;
         for (unsigned i = 0; i < r.num_events; ++i) {
             const vg::EventResult& e = r.events[i];
             if (e.index >= program_events) return make_error(ErrorCode::System, path + ": unknown event index");
@@ -83,6 +84,7 @@ std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& tot
         EventValue v;
         v.name = u.name;
         v.natives = u.natives;
+        v.not_counted = totals.pmu_taken;
         for (unsigned lp = 0; lp < lps; ++lp) {
             std::vector<std::uint64_t> terms;
             for (std::size_t request : u.terms) {
@@ -109,17 +111,21 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
       << t.threads << (t.threads == 1 ? " thread)\n\n" : " threads)\n\n");
     for (const EventValue& e : events) {
         char line[512];
-        const std::string value = e.unsupported ? "unsupported" : with_commas(e.value);
+        const std::string value = e.not_counted ? "not counted" : e.unsupported ? "unsupported" : with_commas(e.value);
         std::string what = join(e.natives, " + ");
         if (e.natives.size() == 1 && e.natives[0] == e.name) what.clear();
         std::snprintf(line, sizeof line, "  %20s   %-22s %s\n", value.c_str(), e.name.c_str(), what.c_str());
         o << line;
-        if (run.hyper_threading && !e.unsupported)
+        if (run.hyper_threading && !e.unsupported && !e.not_counted)
             for (std::size_t lp = 0; lp < e.per_processor.size(); ++lp)
                 o << "  " << std::string(20 - std::min<std::size_t>(20, with_commas(e.per_processor[lp]).size()), ' ')
                   << with_commas(e.per_processor[lp]) << "     on logical processor " << lp << "\n";
     }
     if (!events.empty()) o << "\n";
+    if (t.pmu_taken && !events.empty())
+        o << "  not counted: the program programs the PMU itself (PAPI, or wrmsr through the emulator) and wrote the\n"
+             "  registers of these events, so their counters hold its counts. Run it without -e to let it count, or\n"
+             "  count these events in a program that leaves the PMU alone.\n\n";
     o << "  " << with_commas(static_cast<std::int64_t>(t.instructions)) << " guest instructions emulated, "
       << with_commas(static_cast<std::int64_t>(t.syscalls)) << " system calls"
       << (run.kernel_model ? " (each ran the synthetic kernel path)" : " (kernel model off)");
@@ -150,12 +156,14 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
     j["instructions"] = t.instructions;
     j["syscalls"] = t.syscalls;
     j["timer_interrupts"] = t.timer_interrupts;
+    j["pmu_taken"] = t.pmu_taken;
     json list = json::array();
     for (const EventValue& e : events) {
         json v = {{"event", e.name}, {"native", e.natives}};
-        if (e.unsupported) v["value"] = "unsupported";
+        if (e.not_counted) v["value"] = "not counted";
+        else if (e.unsupported) v["value"] = "unsupported";
         else v["value"] = e.value;
-        if (run.hyper_threading && !e.unsupported) v["logical_processors"] = e.per_processor;
+        if (run.hyper_threading && !e.unsupported && !e.not_counted) v["logical_processors"] = e.per_processor;
         list.push_back(v);
     }
     j["events"] = list;

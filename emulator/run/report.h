@@ -20,6 +20,7 @@ struct RunTotals {
     std::uint64_t timer_interrupts = 0;
     std::vector<std::uint64_t> values;  // per program event (EventPlan::program.events)
     std::vector<bool> unsupported;
+    bool pmu_taken = false;   // a process wrote the events' registers itself (vg::ProcessResults::pmu_taken)
 };
 
 // Reads every results file in `dir`. Errors name the file.
@@ -29,6 +30,7 @@ struct EventValue {
     std::string name;
     std::vector<std::string> natives;
     bool unsupported = false;
+    bool not_counted = false;                  // the program took the PMU over (RunTotals::pmu_taken)
     std::int64_t value = 0;                    // over all logical processors
     std::vector<std::int64_t> per_processor;   // with --ht: logical processor 0 and 1
 };

@@ -13,6 +13,7 @@ std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t ca
     w.str("instructions ").dec(r.instructions).ch('\n');
     w.str("syscalls ").dec(r.syscalls).ch('\n');
     w.str("timer_interrupts ").dec(r.timer_interrupts).ch('\n');
+    w.str("pmu_taken ").dec(r.pmu_taken ? 1 : 0).ch('\n');
     for (unsigned i = 0; i < r.num_events; ++i)
         w.str("event ").dec(r.events[i].index).ch(' ').dec(r.events[i].value).ch(' ')
             .dec(r.events[i].unsupported ? 1 : 0).ch('\n');
@@ -44,10 +45,11 @@ const char* parse_results(const char* text, std::size_t length, ProcessResults* 
             else if (equal_word(w, n, "instructions")) field = &out->instructions;
             else if (equal_word(w, n, "syscalls")) field = &out->syscalls;
             else if (equal_word(w, n, "timer_interrupts")) field = &out->timer_interrupts;
-            else if (equal_word(w, n, "final")) field = &a;
+            else if (equal_word(w, n, "final") || equal_word(w, n, "pmu_taken")) field = &a;
             else return "unknown line";
             if (!s.number(field)) return "expected a number";
-            if (field == &a) out->final_run = a != 0;
+            if (field == &a && equal_word(w, n, "final")) out->final_run = a != 0;
+            if (field == &a && equal_word(w, n, "pmu_taken")) out->pmu_taken = a != 0;
         }
         if (!s.at_line_end()) return "trailing words";
     }

@@ -8,6 +8,7 @@
 //   instructions N              guest (user-mode) instructions fed to the emulator
 //   syscalls N                  system calls (each ran the synthetic kernel path when it is enabled)
 //   timer_interrupts N          timer interrupts taken (each ran the synthetic timer-interrupt path)
+//   pmu_taken 0|1               1: the program wrote registers of the event program itself (optional, default 0)
 //   event INDEX VALUE 0|1       1: unsupported (VALUE is then meaningless)
 //
 // Freestanding: the tool writes it, netburst-run reads it.
@@ -32,6 +33,9 @@ struct ProcessResults {
     std::uint64_t instructions = 0;
     std::uint64_t syscalls = 0;
     std::uint64_t timer_interrupts = 0;
+    // The program wrote (wrmsr through the tool) an MSR of netburst-run's event program, or the counter of one of
+    // its events: it counts with the PMU itself (PAPI), and the events' counters hold its counts, not theirs.
+    bool pmu_taken = false;
     unsigned num_events = 0;
     EventResult events[kMaxEvents];
 };

@@ -536,7 +536,19 @@ void ToolRuntime::fork_child(unsigned tid) {
 
 // ---- The MSR channel -----------------------------------------------------------------------------------------
 
-int ToolRuntime::wrmsr(std::uint32_t msr, std::uint64_t value) { return result_code(emu_->write_msr(lp_, msr, value)); }
+int ToolRuntime::wrmsr(std::uint32_t msr, std::uint64_t value) {
+    // A program that programs the PMU itself (PAPI on the emulator) shares it with netburst-run's events: once it
+    // writes one of their registers, their counters no longer count them, and the report must not say they do.
+    constexpr std::uint32_t kFirstCounter = 0x300;
+    if (program_ && !program_taken_) {
+        for (unsigned i = 0; i < program_->num_writes[lp_]; ++i)
+            if (program_->writes[lp_][i].msr == msr) program_taken_ = true;
+        for (unsigned i = 0; i < program_->num_events; ++i)
+            if (program_->events[i].lp == lp_ && kFirstCounter + program_->events[i].counter == msr)
+                program_taken_ = true;
+    }
+    return result_code(emu_->write_msr(lp_, msr, value));
+}
 int ToolRuntime::rdmsr(std::uint32_t msr, std::uint64_t* value) { return result_code(emu_->read_msr(lp_, msr, value)); }
 int ToolRuntime::rdpmc(std::uint32_t ecx, std::uint64_t* value) { return result_code(emu_->read_pmc(lp_, ecx, value)); }
 
@@ -635,6 +647,7 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
     r.instructions = instructions();
     r.syscalls = syscalls_;
     r.timer_interrupts = timer_interrupts_;
+    r.pmu_taken = program_taken_;
     if (program_) {
         std::uint64_t values[EventProgram::kMaxEvents];
         bool bad[EventProgram::kMaxEvents];

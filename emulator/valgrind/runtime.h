@@ -122,6 +122,7 @@ private:
     Emulator* emu_ = nullptr;
     Pmu* fresh_pmu_ = nullptr;   // the PMU as reset() leaves it (with the program, CPU-wide): what a thread gets
     EventProgram* program_ = nullptr;
+    bool program_taken_ = false;  // the program wrote a register of program_ (ProcessResults::pmu_taken)
     ThreadContext* threads_ = nullptr;
     unsigned current_ = 0;       // the thread whose PMU is installed (0: none)
     std::uint8_t lp_ = 0;        // its logical processor

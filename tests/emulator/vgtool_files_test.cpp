@@ -61,6 +61,7 @@ TEST(ResultsFile, RoundTrips) {
     r.threads = 8;
     r.instructions = 123456789012ull;
     r.syscalls = 17;
+    r.pmu_taken = true;
     r.events[r.num_events++] = EventResult{0, 1000000, false};
     r.events[r.num_events++] = EventResult{1, 0, true};
     char text[1024];
@@ -74,10 +75,15 @@ TEST(ResultsFile, RoundTrips) {
     EXPECT_EQ(q.threads, 8u);
     EXPECT_EQ(q.instructions, 123456789012ull);
     EXPECT_EQ(q.syscalls, 17u);
+    EXPECT_TRUE(q.pmu_taken);
     ASSERT_EQ(q.num_events, 2u);
     EXPECT_EQ(q.events[0].value, 1000000u);
     EXPECT_FALSE(q.events[0].unsupported);
     EXPECT_TRUE(q.events[1].unsupported);
+    // Files without the pmu_taken line (it is optional) read as not taken.
+    const std::string old_file = "netburst-results 1\npid 7\nfinal 1\n";
+    ASSERT_EQ(parse_results(old_file.data(), old_file.size(), &q, &line), nullptr);
+    EXPECT_FALSE(q.pmu_taken);
     const std::string bad = "netburst-results 1\nevent 0 12\n";
     EXPECT_NE(parse_results(bad.data(), bad.size(), &q, &line), nullptr);
     EXPECT_EQ(line, 2u);

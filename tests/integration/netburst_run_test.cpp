@@ -463,6 +463,24 @@ TEST(Robustness, ExecedProgramsAreFollowedUnlessAskedNot) {
     EXPECT_GE(value_of(followed) - value_of(native), 120000);
 }
 
+// ---- A program that programs the PMU itself -----------------------------------------------------------------
+
+// The guest programs its own event through the MSR channel, as PAPI on the emulator does. Where it writes the
+// registers of netburst-run's event, that event's counter holds the guest's counts, so the report must say "not
+// counted" rather than print them; an event on registers the guest leaves alone is still counted.
+TEST(Report, EventsWhoseRegistersTheProgramRewritesAreNotCounted) {
+    TempDir dir;
+    const std::string program = write_program(dir, {"instr_retired:NBOGUSNTAG:NBOGUSTAG"});
+    Outcome o;
+    json taken = run_json({"-e", "instr_retired:NBOGUSNTAG:NBOGUSTAG", guest("guest_measure"), program, "2", "1000",
+                           "10000"}, &o);
+    EXPECT_EQ(taken["pmu_taken"], true) << o.err;
+    EXPECT_EQ(taken["events"][0]["value"], "not counted");
+    json apart = run_json({"-e", "page_walk_type:DTMISS", guest("guest_measure"), program, "2", "1000", "10000"});
+    EXPECT_EQ(apart["pmu_taken"], false);
+    EXPECT_TRUE(apart["events"][0]["value"].is_number()) << apart.dump();
+}
+
 // ---- Data cache: replay-tagged L1 load misses against cachegrind's D1 read misses ----------------------------
 
 std::uint64_t cachegrind_d1_read_misses(const std::string& pattern) {
