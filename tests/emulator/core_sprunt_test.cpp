@@ -65,7 +65,7 @@ TEST(CoreSprunt, L1MissPebsReadingCollapsesOnlyAcrossAddressSpaces) {
     std::printf("l1_miss (PEBS section): single %.3f (paper 1.23), dual %.3f (paper 0.65), as threads of one "
                 "process %.3f\n", st, two_processes, one_process);
     EXPECT_LT(st, 1.05);  // one load port: a loop of one-uop loads cannot retire much more than one per cycle
-    EXPECT_LT(two_processes, 0.85 * st);
+    EXPECT_LT(two_processes, 0.9 * st);
     EXPECT_GT(one_process, 0.95 * st);
 }
 
