@@ -3,7 +3,7 @@
 # component as component 0) under netburst-run, each program on the emulated Pentium 4, and prints one line per
 # test and the summary line "N passed, N failed, N skipped". doc/papi-tests.md explains the results.
 #
-#   scripts/run-papi-tests.sh [-b BUILD] [-j JOBS] [-t SECONDS] [-o DIR] [-k] [-m] [TEST...]
+#   scripts/run-papi-tests.sh [-b BUILD] [-j JOBS] [-t SECONDS] [-o DIR] [-F] [-k] [-m] [TEST...]
 #
 #   -b BUILD    the papi-netburst build directory (default: ./build); its netburst-run and papi/work/src are used
 #   -j JOBS     tests run at once (default 2)
@@ -11,14 +11,18 @@
 #               tests/papi/time-limits.txt gets the larger of this and its own limit, and starts first; those in
 #               tests/papi/run-alone.txt (they measure rates per wall-clock second) run last, one at a time
 #   -o DIR      keep each test's output in DIR (default: a temporary directory, kept when a test failed)
+#   -F          PAPI's full work sizes (see below): the long job, hours instead of minutes
 #   -k          list the tests that would run, with the reasons for those that do not, and exit
 #   -m          gate on the meaningful tests only: the exit status ignores unexpected failures of other tests
 #               (they are still counted, listed and marked UNEXPECTED); CI uses this
 #   TEST...     run only these (suite/name, e.g. ctests/zero validation_tests/papi_tot_ins)
 #
-# The validation tests repeat each averaged measurement 3 times instead of 100, and multiply 128x128 matrices
-# instead of 512x512 or 1000x1000 (PAPI_VALIDATION_RUNS, PAPI_VALIDATION_MATRIX_SIZE, patches/papi/0002): the
-# emulator has no noise to average, and the full sizes would take hours.
+# Work sizes, unless -F: the validation tests repeat each averaged measurement 3 times instead of 100, and
+# multiply 128x128 matrices instead of 512x512 or 1000x1000 (PAPI_VALIDATION_RUNS, PAPI_VALIDATION_MATRIX_SIZE,
+# patches/papi/0002); the ctests' unit of work NUM_FLOPS is 2 million instead of 20 million, and do_stuff() runs
+# one round instead of as many as fill 2 s of wall-clock time (PAPI_TEST_NUM_FLOPS, PAPI_TEST_WORK_LOOPS,
+# patches/papi/0004). The emulator has no noise to average, every check computes its expectation from the same
+# sizes, and a fixed amount of work makes a test's time depend on the work, not on the host's load.
 #
 # tests/papi/open-failures.txt lists the tests of tests/papi/meaningful.txt that fail today, each with what is
 # wrong: they are bugs to fix, not accepted results. They count as failed in the summary and are printed as OPEN,
@@ -38,15 +42,17 @@ limit=600
 outdir=
 list_only=0
 gate_meaningful=0
-while getopts "b:j:t:o:kmh" opt; do
+full_sizes=0
+while getopts "b:j:t:o:Fkmh" opt; do
   case $opt in
     b) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
     j) jobs=$OPTARG ;;
     t) limit=$OPTARG ;;
     o) outdir=$OPTARG ;;
+    F) full_sizes=1 ;;
     k) list_only=1 ;;
     m) gate_meaningful=1 ;;
-    *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -138,6 +144,10 @@ if [ $list_only -eq 1 ]; then
   exit 0
 fi
 
+# The reduced work sizes (see the header), as VARIABLE=VALUE words for env; none with -F.
+work_sizes="PAPI_VALIDATION_RUNS=3 PAPI_VALIDATION_MATRIX_SIZE=128 PAPI_TEST_NUM_FLOPS=2000000 PAPI_TEST_WORK_LOOPS=1"
+[ $full_sizes -eq 1 ] && work_sizes=
+
 keep=0
 if [ -z "$outdir" ]; then outdir=$(mktemp -d /tmp/papi-tests.XXXXXX); else keep=1; mkdir -p "$outdir"; fi
 
@@ -157,8 +167,7 @@ run_one() {
   # leaves a stopped child behind when it skips) is killed with that group.
   (
     cd "$papi/$suite" || exit 2
-    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" PAPI_VALIDATION_RUNS=3 PAPI_VALIDATION_MATRIX_SIZE=128 \
-      OMP_WAIT_POLICY=passive timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET &
+    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" OMP_WAIT_POLICY=passive env $work_sizes timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET &
     group=$!
     wait $group
     status=$?
@@ -177,7 +186,7 @@ run_one() {
     > "$outdir/${t//\//_}.result"
 }
 export -f run_one time_limit own_limit
-export outdir papi runner limit limits_file
+export outdir papi runner limit limits_file work_sizes
 
 echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
 t0=$(date +%s)
