@@ -5,7 +5,8 @@
 
 NB_VGTOOL = emulator/valgrind/lib/netburst-$(VALGRIND_PLATFORM)
 NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
-	emulator/valgrind/nb_memmove.c
+	emulator/valgrind/nb_memmove.c \
+	emulator/valgrind/nb_fixed_random.c
 NB_VGTOOL_CXX_OWN = \
 	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
 	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \

@@ -400,6 +400,12 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy) {
     (void)layout; (void)vge; (void)archinfo_host;
     if (gWordTy != Ity_I64 || hWordTy != Ity_I64) VG_(tool_panic)("netburst: amd64 guests on amd64 hosts only");
+    /* The first block translated is the program's entry, and the stack is still as the kernel laid it out. */
+    static Bool started = False;
+    if (!started) {
+        started = True;
+        if (nb_clo.fixed_random) nb_fix_at_random(VG_(get_SP)(closure->tid));
+    }
 
     /* Split the block into instructions. */
     Int n = 0;

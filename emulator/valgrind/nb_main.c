@@ -17,7 +17,7 @@
 #include "emulator/valgrind/nb_tool.h"
 
 /* timer_tick: kDefaultTimerTick in kernel_model.h (a 4 ms tick), which netburst-run passes explicitly. */
-struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = 8000000};
+struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = 8000000, .fixed_random = True};
 
 /* ---- Services for the runtime -------------------------------------------------------------------------------- */
 
@@ -144,6 +144,7 @@ static Bool process_option(const HChar* arg) {
     else if VG_STR_CLO(arg, "--program", nb_clo.program) {}
     else if VG_STR_CLO(arg, "--results", nb_clo.results) {}
     else if VG_STR_CLO(arg, "--record", nb_clo.record) {}
+    else if VG_BOOL_CLO(arg, "--fixed-random", nb_clo.fixed_random) {}
     else return False;
     return True;
 }
@@ -158,6 +159,8 @@ static void print_usage(void) {
         "                              count at CPL 0 report 'unsupported' [yes]\n"
         "    --timer-tick=N            with the kernel model, a timer interrupt every N instructions of a\n"
         "                              thread, run as a synthetic CPL-0 path; 0: none [8000000]\n"
+        "    --fixed-random=yes|no     fixed AT_RANDOM bytes, so that runs repeat exactly (the stack-protector\n"
+        "                              canary is then known) [yes]\n"
         "    --record=FILE             also write the instruction stream as a binary trace (%%p: the pid)\n"
         "    --program=FILE            netburst-run's event program (set by netburst-run)\n"
         "    --results=DIR             where to write this process's results (set by netburst-run)\n");
@@ -171,6 +174,15 @@ static void post_clo_init(void) {
     /* Records describe straight-line instructions; conditional-branch chasing would fold guarded instructions
      * into blocks (see nb_instrument.c). */
     VG_(clo_vex_control).guest_chase = False;
+    /* The tool reads each instruction's register and memory traffic from the IR it is given (nb_instrument.c).
+     * VEX's optimiser, which runs before the tool, forwards register values through temporaries across
+     * instructions, deletes register writes that a later instruction overwrites, folds constants and deletes loads
+     * whose result is unused: dependencies and accesses the hardware still has. At level 0 every instruction
+     * keeps its own GETs, PUTs and loads, whatever --vex-iropt-level said (doc/emulator-valgrind.md). */
+    if (VG_(clo_vex_control).iropt_level != 0 && VG_(clo_verbosity) > 1)
+        VG_(umsg)("netburst: --vex-iropt-level=%d overridden: the tool needs unoptimised IR (level 0)\n",
+                  VG_(clo_vex_control).iropt_level);
+    VG_(clo_vex_control).iropt_level = 0;
     if (nb_clo.model == 5) VG_(fmsg_bad_option)("--model", "there is no NetBurst model 5\n");
     struct nb_rt_config config;
     config.model = nb_clo.model;

@@ -16,6 +16,7 @@ struct nb_options {
     const HChar* program;  /* --program=FILE: netburst-run's event program */
     const HChar* results;  /* --results=DIR: where this process writes its results */
     const HChar* record;   /* --record=FILE: the instruction stream as a binary trace (%p expands to the pid) */
+    Bool fixed_random;     /* --fixed-random: the program's AT_RANDOM bytes are fixed ones (nb_fixed_random.c) */
 };
 extern struct nb_options nb_clo;
 
@@ -28,6 +29,10 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
 void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
 void nb_instrument_init(void);
 void nb_instrument_stats(void);
+
+/* ---- Reproducible start (nb_fixed_random.c) ---- */
+/* Overwrites the AT_RANDOM bytes of the initial stack at initial_sp with fixed ones; before the first instruction. */
+void nb_fix_at_random(Addr initial_sp);
 
 /* ---- Threads, client requests, fork and exec (nb_events.c) ---- */
 /* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */
