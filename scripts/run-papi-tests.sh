@@ -7,9 +7,10 @@
 #
 #   -b BUILD    the papi-netburst build directory (default: ./build); its netburst-run and papi/work/src are used
 #   -j JOBS     tests run at once (default 2)
-#   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed. A test listed in
-#               tests/papi/time-limits.txt gets the larger of this and its own limit, and starts first; those in
-#               tests/papi/run-alone.txt (they measure rates per wall-clock second) run last, one at a time
+#   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed. With -F, a test
+#               listed in tests/papi/time-limits.txt gets the larger of this and its own limit. Those tests start
+#               first; those in tests/papi/run-alone.txt (they measure rates per wall-clock second) run last, one
+#               at a time
 #   -o DIR      keep each test's output in DIR (default: a temporary directory, kept when a test failed)
 #   -F          PAPI's full work sizes (see below): the long job, hours instead of minutes
 #   -k          list the tests that would run, with the reasons for those that do not, and exit
@@ -69,19 +70,20 @@ not_run_file=$top/tests/papi/not-run.txt
 expected_file=$top/tests/papi/expected-failures.txt
 meaningful_file=$top/tests/papi/meaningful.txt
 open_file=$top/tests/papi/open-failures.txt
-# Tests that are known to run for long on the emulator (billions of instructions in its timing tier), each with
-# its own limit and the measurement behind it: SUITE/NAME<TAB>SECONDS<TAB>REASON. They start first, longest
-# first, so that the short tests fill the other slots while they run instead of leaving one idle at the end.
+# Tests that are known to run for long on the emulator at PAPI's full sizes (billions of instructions in its
+# timing tier), each with its own limit and the measurement behind it: SUITE/NAME<TAB>SECONDS<TAB>REASON. They
+# start first, longest first, so that the short tests fill the other slots while they run instead of leaving one
+# idle at the end; their own limits apply with -F only (with the fixed reduced work they are well within -t).
 limits_file=$top/tests/papi/time-limits.txt
 # Tests that judge rates per wall-clock second (SUITE/NAME<TAB>REASON): they run one at a time after the others,
 # so that the suite's own parallel tests do not take the CPU they measure.
 alone_file=$top/tests/papi/run-alone.txt
 # own_limit SUITE/NAME: the test's own limit in tests/papi/time-limits.txt, or nothing.
 own_limit() { awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$limits_file"; }
-# time_limit SUITE/NAME: the test's limit, the larger of -t and its own.
+# time_limit SUITE/NAME: the test's limit, the larger of -t and (with -F) its own.
 time_limit() {
-  local own
-  own=$(own_limit "$1")
+  local own=
+  [ "$full_sizes" -eq 1 ] && own=$(own_limit "$1")
   if [ -n "$own" ] && [ "$own" -gt "$limit" ]; then echo "$own"; else echo "$limit"; fi
 }
 
@@ -186,9 +188,13 @@ run_one() {
     > "$outdir/${t//\//_}.result"
 }
 export -f run_one time_limit own_limit
-export outdir papi runner limit limits_file work_sizes
+export outdir papi runner limit limits_file work_sizes full_sizes
 
-echo "PAPI test suites under netburst-run: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
+if [ $full_sizes -eq 1 ]; then
+  echo "PAPI test suites under netburst-run at PAPI's full work sizes: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
+else
+  echo "PAPI test suites under netburst-run with fixed reduced work ($work_sizes): ${#run[@]} tests, $jobs at a time, ${limit} s limit each (logs: $outdir)"
+fi
 t0=$(date +%s)
 write_list() { local f=$1; shift; : > "$f"; [ $# -eq 0 ] || printf '%s\n' "$@" > "$f"; }
 write_list "$outdir/.tests" ${pooled[@]+"${pooled[@]}"}
@@ -248,6 +254,11 @@ for n in "${not_run[@]}"; do
   printf 'SKIP  %-40s %9s  not run: %s\n' "${n%%$'\t'*}" "" "${n#*$'\t'}"
 done
 
+echo "The ten slowest tests:"
+for t in "${run[@]}"; do
+  IFS=$'\t' read -r verdict secs < "$outdir/${t//\//_}.result"
+  printf '%9s s  %-40s %s\n' "$secs" "$t" "$verdict"
+done | sort -rn | head -n 10
 echo "Total time: $((t1 - t0)) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 echo "($expected_failed of the failures expected, with reasons in tests/papi/expected-failures.txt; $open_failed open bugs of tests that may never fail, in tests/papi/open-failures.txt; $unexpected unexpected)"
