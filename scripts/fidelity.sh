@@ -206,7 +206,7 @@ if [ "$page" != - ]; then
     echo "both logical processors, while a forked process is thread 1 of its own process and shares logical processor"
     echo "0 with its parent (doc/emulator-valgrind.md, \"Threads, fork, exec\"): the two-process run is not the"
     echo "paper's two-copies-on-two-logical-processors set-up, and shows one logical processor's throughput. The"
-    echo "two-thread figure changes from run to run (1.4 to 1.9 for x87 seen), with where Valgrind switches threads."
+    echo "two-thread figure changes from run to run (x87 1.4 to 1.9, SSE 2.0 to 2.4 seen) with where Valgrind switches threads."
     echo "Every figure here is far above the paper's because the front end loses the adds' dependency under Valgrind's"
     echo "optimiser (the x87 and SSE add chains of the tables above)."
   } >"$page"
