@@ -1,0 +1,120 @@
+/* The fidelity suite's driver (doc/fidelity.md): measures every kernel of tests/fidelity with PAPI_TOT_CYC from
+ * inside the program, so that under netburst-run it counts on the emulated Pentium 4.
+ *
+ *   fidelity-driver [-n N1 N2] [ID...]
+ *
+ * For each kernel (or each one whose id is named): one warm-up call of N1 loop iterations, then cycles of N1
+ * iterations and of N2, read with PAPI_read around each call. Start-up, the calls and the reads cost the same at
+ * both lengths, so (cycles(N2) - cycles(N1)) / ((N2 - N1) * copies) is the cost of one copy. Prints
+ * "id<TAB>kind<TAB>cycles per copy<TAB>text" per kernel. */
+#include <papi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kernel {
+  const char* id;
+  const char* kind;
+  const char* text;
+  long copies;
+  void (*run)(long n);
+};
+extern const struct kernel __start_fidelity_kernels[];
+extern const struct kernel __stop_fidelity_kernels[];
+
+/* Data the kernels read (kernel.inc, mem.S). The program is linked without PIE: every address fits in 32 bits. */
+_Alignas(16) const double fid_ones_pd[2] = {1.0, 1.0};
+_Alignas(16) const float fid_ones_ps[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+static _Alignas(4096) unsigned char self_area[4096];
+static _Alignas(4096) unsigned char l2_ring[128 * 1024];
+static _Alignas(4096) unsigned char mem_ring[16 * 1024 * 1024];
+static _Alignas(4096) unsigned char bw_buffer[64 * 1024];
+uint64_t fid_p_self, fid_p_byte, fid_p_zero, fid_p_split, fid_p_l2, fid_p_mem, fid_p_bw;
+
+static void store64(unsigned char* at, uint64_t value) { memcpy(at, &value, sizeof value); }
+
+/* A random cyclic order of `count` slots of `stride` bytes, each slot's first 8 bytes pointing at the next. */
+static void ring(unsigned char* base, size_t count, size_t stride, int random) {
+  size_t* order = malloc(count * sizeof *order);
+  for (size_t i = 0; i < count; ++i) order[i] = i;
+  uint64_t state = 0x9e3779b97f4a7c15u;
+  for (size_t i = count - 1; random && i > 0; --i) {
+    state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+    size_t j = state % (i + 1), t = order[i];
+    order[i] = order[j]; order[j] = t;
+  }
+  for (size_t i = 0; i < count; ++i)
+    store64(base + order[i] * stride, (uint64_t)(uintptr_t)(base + order[(i + 1) % count] * stride));
+  free(order);
+}
+
+static void set_up(void) {
+  fid_p_self = (uintptr_t)self_area;
+  store64(self_area, fid_p_self);
+  fid_p_byte = (uintptr_t)self_area + 0x240;         /* 0x240: low byte 0x40, which is what it holds */
+  self_area[0x240] = 0x40;
+  fid_p_zero = (uintptr_t)self_area + 0x280;         /* holds 0 */
+  fid_p_split = (uintptr_t)self_area + 0x300 + 62;   /* bytes 62..65 of the lines at 0x300 and 0x340 */
+  uint32_t split = (uint32_t)fid_p_split;
+  memcpy(self_area + 0x300 + 62, &split, sizeof split);
+  ring(l2_ring, sizeof l2_ring / 128, 128, 1);
+  fid_p_l2 = (uintptr_t)l2_ring;
+  ring(mem_ring, sizeof mem_ring / 1024, 1024, 0);
+  fid_p_mem = (uintptr_t)mem_ring;
+  memset(bw_buffer, 1, sizeof bw_buffer);
+  fid_p_bw = (uintptr_t)bw_buffer;
+}
+
+static void check(int status, const char* what) {
+  if (status != PAPI_OK) {
+    fprintf(stderr, "fidelity-driver: %s: %s\n", what, PAPI_strerror(status));
+    exit(1);
+  }
+}
+
+static int selected(const struct kernel* k, int argc, char** argv, int first) {
+  if (first >= argc) return 1;
+  for (int i = first; i < argc; ++i)
+    if (strcmp(argv[i], k->id) == 0) return 1;
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  long n1 = 40, n2 = 200;
+  int first = 1;
+  if (argc > 3 && strcmp(argv[1], "-n") == 0) {
+    n1 = atol(argv[2]);
+    n2 = atol(argv[3]);
+    first = 4;
+  }
+  if (n1 < 1 || n2 <= n1) {
+    fprintf(stderr, "usage: fidelity-driver [-n N1 N2] [ID...]  (0 < N1 < N2)\n");
+    return 2;
+  }
+  set_up();
+  if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+    fprintf(stderr, "fidelity-driver: PAPI_library_init failed\n");
+    return 1;
+  }
+  int set = PAPI_NULL;
+  check(PAPI_create_eventset(&set), "PAPI_create_eventset");
+  check(PAPI_add_event(set, PAPI_TOT_CYC), "PAPI_add_event(PAPI_TOT_CYC)");
+  check(PAPI_start(set), "PAPI_start");
+  for (const struct kernel* k = __start_fidelity_kernels; k < __stop_fidelity_kernels; ++k) {
+    if (!selected(k, argc, argv, first)) continue;
+    long long c[3];
+    k->run(n1);
+    check(PAPI_read(set, &c[0]), "PAPI_read");
+    k->run(n1);
+    check(PAPI_read(set, &c[1]), "PAPI_read");
+    k->run(n2);
+    check(PAPI_read(set, &c[2]), "PAPI_read");
+    double per = (double)((c[2] - c[1]) - (c[1] - c[0])) / (double)((n2 - n1) * k->copies);
+    printf("%s\t%s\t%.3f\t%s\n", k->id, k->kind, per, k->text);
+    fflush(stdout);
+  }
+  long long last;
+  check(PAPI_stop(set, &last), "PAPI_stop");
+  return 0;
+}
