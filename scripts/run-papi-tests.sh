@@ -78,6 +78,10 @@ limits_file=$top/tests/papi/time-limits.txt
 # Tests that judge rates per wall-clock second (SUITE/NAME<TAB>REASON): they run one at a time after the others,
 # so that the suite's own parallel tests do not take the CPU they measure.
 alone_file=$top/tests/papi/run-alone.txt
+# Tests that need other work sizes than the defaults below: SUITE/NAME<TAB>VARIABLE=VALUE ...<TAB>REASON.
+sizes_file=$top/tests/papi/work-sizes.txt
+# own_sizes SUITE/NAME: the test's own VARIABLE=VALUE words, or nothing.
+own_sizes() { awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$sizes_file"; }
 # own_limit SUITE/NAME: the test's own limit in tests/papi/time-limits.txt, or nothing.
 own_limit() { awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$limits_file"; }
 # time_limit SUITE/NAME: the test's limit, the larger of -t and (with -F) its own.
@@ -139,6 +143,7 @@ if [ $list_only -eq 1 ]; then
   for t in "${pooled[@]}" "${alone[@]}"; do
     lim=$(time_limit "$t") note=
     [ "$lim" -gt "$limit" ] && note=" ($lim s limit)"
+    [ $full_sizes -eq 0 ] && [ -n "$(own_sizes "$t")" ] && note="$note ($(own_sizes "$t"))"
     run_alone "$t" && note="$note (alone, after the others)"
     printf 'run      %s%s\n' "$t" "$note"
   done
@@ -162,14 +167,16 @@ if [ -z "$outdir" ]; then outdir=$(mktemp -d /tmp/papi-tests.XXXXXX); else keep=
 # in the kernel instead of retiring spin-loop instructions; what PAPI's OpenMP tests check is PAPI's per-thread
 # bookkeeping and each thread's own work.
 run_one() {
-  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict lim
+  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict lim sizes=
   lim=$(time_limit "$t")
+  # later words win: the test's own sizes override the defaults
+  [ -n "$work_sizes" ] && sizes="$work_sizes $(own_sizes "$t")"
   start=$(date +%s%N)
   # timeout puts the test in a process group of its own; whatever of it outlives the test (ctests/attach_validate
   # leaves a stopped child behind when it skips) is killed with that group.
   (
     cd "$papi/$suite" || exit 2
-    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" OMP_WAIT_POLICY=passive env $work_sizes timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET &
+    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" OMP_WAIT_POLICY=passive env $sizes timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET &
     group=$!
     wait $group
     status=$?
@@ -187,8 +194,8 @@ run_one() {
   printf '%s\t%s\n' "$verdict" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')" \
     > "$outdir/${t//\//_}.result"
 }
-export -f run_one time_limit own_limit
-export outdir papi runner limit limits_file work_sizes full_sizes
+export -f run_one time_limit own_limit own_sizes
+export outdir papi runner limit limits_file sizes_file work_sizes full_sizes
 
 if [ $full_sizes -eq 1 ]; then
   echo "PAPI test suites under netburst-run at PAPI's full work sizes: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
