@@ -39,3 +39,11 @@ tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.
 	$(GTEST_LIBS)
 tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp
 TESTS += tests/unit/netburst_run_unit_tests
+
+# The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.
+check_PROGRAMS += tests/mpi/check_stencil_ranks
+tests_mpi_check_stencil_ranks_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_stencil_ranks_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
+tests_mpi_check_stencil_ranks_LDADD = libnetburst_run.a $(CORE_LIBS)
+tests_mpi_check_stencil_ranks_SOURCES = tests/mpi/check_stencil_ranks.cpp
+EXTRA_DIST += examples/stencil.c

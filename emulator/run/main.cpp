@@ -194,7 +194,10 @@ int main(int argc, char** argv) {
     if (o.merge) {
         auto merged = merge_reports_text(o.command, o.json);
         if (!merged) fail(merged.error().message);
-        write_report(*merged, o.output);
+        // The merged table is the command's own output (a run's report goes to standard error, beside the
+        // program's output).
+        if (o.output.empty()) std::cout << *merged;
+        else write_report(*merged, o.output);
         return 0;
     }
     // A wrong pattern, or %r outside a parallel job, is found before the program runs rather than after.

@@ -683,7 +683,7 @@ TEST(Parallel, OutputPatternsAndMerge) {
     EXPECT_EQ(one.at("rank"), 1);
     const Outcome m = run({netburst_run(), "--merge", "--json", dir.file("counts.0.json"), dir.file("counts.1.json")});
     ASSERT_EQ(m.status, 0) << m.err;
-    const json merged = json::parse(m.out.empty() ? m.err : m.out);
+    const json merged = json::parse(m.out);
     ASSERT_EQ(merged.at("ranks").size(), 2u);
     const json& ins = merged.at("events").at(0);
     EXPECT_EQ(ins.at("event"), "PAPI_TOT_INS");
