@@ -25,7 +25,8 @@ nx=64 ny=66 sweeps=20
 tolerance=0.003
 
 for tool in mpicc mpirun; do
-  command -v $tool >/dev/null || { echo "mpi-check: $tool is missing (Debian: openmpi-bin, libopenmpi-dev)" >&2; exit 1; }
+  command -v $tool >/dev/null ||
+    { echo "mpi-check: $tool is missing (Debian: openmpi-bin, libopenmpi-dev)" >&2; exit 1; }
 done
 papi_src=$build/papi/work/src
 [ -f "$papi_src/papi.h" ] || { echo "mpi-check: no PAPI build in $build (run ./quickstart.sh test first)" >&2; exit 1; }
@@ -37,8 +38,8 @@ mpicc -O2 -fno-tree-vectorize -g -Wall -Wextra -I"$papi_src" -o "$work/stencil" 
   -L"$papi_src" -lpapi -Wl,-rpath,"$papi_src"
 
 # --allow-run-as-root: CI runs as root. --oversubscribe: four ranks on two cores. LD_BIND_NOW: the dynamic linker
-# resolves every symbol at start, not at a function's first call inside a measured region. HWLOC_COMPONENTS: OpenMPI's
-# hwloc cannot read CPUID under Valgrind and says so once per rank; its other backends describe the machine.
+# resolves every symbol at start, not at a function's first call inside a measured region. HWLOC_COMPONENTS:
+# OpenMPI's hwloc cannot read CPUID under Valgrind and says so once per rank; its other backends describe the machine.
 mpi=(mpirun --allow-run-as-root --oversubscribe -x LD_BIND_NOW=1 -x HWLOC_COMPONENTS=-x86)
 
 fail() { echo "mpi-check: $*" >&2; exit 1; }
@@ -65,7 +66,8 @@ for np in 2 4; do
   for what in '"region": null,\s*"event": "PAPI_TOT_INS"' '"region": "sweep",\s*"event": "PAPI_TOT_INS"'; do
     tr -d '\n' <<<"$merged" | grep -Pq "$what" || fail "$np ranks: the merged JSON has no $what"
   done
-  tr -d ' \n' <<<"$merged" | grep -q "\"ranks\":\[$(seq -s, 0 $((np - 1)))\]" || fail "$np ranks: merged ranks are not 0-$((np - 1))"
+  tr -d ' \n' <<<"$merged" | grep -q "\"ranks\":\[$(seq -s, 0 $((np - 1)))\]" ||
+    fail "$np ranks: the merged ranks are not 0 to $((np - 1))"
   dirs+=("$work/papi-$np/papi_hl_output")
 done
 

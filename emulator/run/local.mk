@@ -37,7 +37,8 @@ tests_unit_netburst_run_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_netburst_run_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
 tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) \
 	$(GTEST_LIBS)
-tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp
+tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp \
+	tests/unit/progress_test.cpp
 TESTS += tests/unit/netburst_run_unit_tests
 
 # The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.

@@ -10,7 +10,9 @@ namespace netburst::emu::run {
 
 namespace {
 
-std::string title(const MergedEvent& e) { return e.region.empty() ? e.event : "[" + e.region + "] " + e.event; }
+std::string title(const MergedEvent& e) {
+    return e.region.empty() ? e.event : "[" + e.region + "] " + e.event;
+}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -36,8 +38,11 @@ std::string format_merged_text(const MergedTable& t) {
         std::size_t on_line = 0;
         for (std::size_t i = 0; i < t.ranks.size(); ++i) {
             char cell[64];
-            const std::string value = e.per_rank[i] ? with_commas(*e.per_rank[i]) : e.notes[i].empty() ? "-" : e.notes[i];
-            std::snprintf(cell, sizeof cell, "%s%6ld: %15s", on_line == 0 ? "    rank" : "  ", t.ranks[i], value.c_str());
+            const std::string value = e.per_rank[i]        ? with_commas(*e.per_rank[i])
+                                      : e.notes[i].empty() ? "-"
+                                                           : e.notes[i];
+            std::snprintf(cell, sizeof cell, "%s%6ld: %15s", on_line == 0 ? "    rank" : "  ", t.ranks[i],
+                          value.c_str());
             o << cell;
             if (++on_line == kPerLine || i + 1 == t.ranks.size()) {
                 o << "\n";
@@ -71,9 +76,12 @@ std::string format_merged_json(const MergedTable& t) {
         v["event"] = e.event;
         json values = json::array();
         for (std::size_t i = 0; i < e.per_rank.size(); ++i) {
-            if (e.per_rank[i]) values.push_back(*e.per_rank[i]);
-            else if (!e.notes[i].empty()) values.push_back(e.notes[i]);
-            else values.push_back(nullptr);
+            if (e.per_rank[i])
+                values.push_back(*e.per_rank[i]);
+            else if (!e.notes[i].empty())
+                values.push_back(e.notes[i]);
+            else
+                values.push_back(nullptr);
         }
         v["values"] = values;
         v["count"] = e.stats.count;

@@ -25,8 +25,9 @@ Result<MergedTable> merge_reports(const std::vector<RankReport>& reports) {
     for (const RankReport& r : reports) {
         if (r.rank < 0)
             return make_error(ErrorCode::BadInput,
-                              r.file + ": the file does not say which rank wrote it (netburst-run writes \"rank\" when "
-                                       "it runs under mpirun or srun; PAPI names its files rank_NNNNNN.json)");
+                              r.file +
+                                  ": the file does not say which rank wrote it (netburst-run writes \"rank\" when "
+                                  "it runs under mpirun or srun; PAPI names its files rank_NNNNNN.json)");
         t.files.push_back(r.file);
         if (std::find(t.ranks.begin(), t.ranks.end(), r.rank) == t.ranks.end()) t.ranks.push_back(r.rank);
     }
@@ -34,7 +35,7 @@ Result<MergedTable> merge_reports(const std::vector<RankReport>& reports) {
     std::map<long, std::size_t> column;
     for (std::size_t i = 0; i < t.ranks.size(); ++i) column[t.ranks[i]] = i;
 
-    std::map<std::pair<std::string, std::string>, std::size_t> row;  // (region, event) -> index in t.events
+    std::map<std::pair<std::string, std::string>, std::size_t> row;            // (region, event) -> index in t.events
     std::map<std::tuple<std::string, std::string, long>, std::string> source;  // which file gave the value
     for (const RankReport& r : reports) {
         for (const Reading& reading : r.readings) {
@@ -51,14 +52,17 @@ Result<MergedTable> merge_reports(const std::vector<RankReport>& reports) {
             }
             std::string& from = source[{reading.region, reading.event, r.rank}];
             if (!from.empty())
-                return make_error(ErrorCode::BadInput, (reading.region.empty() ? "" : "region " + reading.region + ", ") +
-                                                           reading.event + ": rank " + std::to_string(r.rank) +
-                                                           " has it in both " + from + " and " + r.file);
+                return make_error(ErrorCode::BadInput,
+                                  (reading.region.empty() ? "" : "region " + reading.region + ", ") + reading.event +
+                                      ": rank " + std::to_string(r.rank) + " has it in both " + from + " and " +
+                                      r.file);
             from = r.file;
             MergedEvent& e = t.events[at->second];
             const std::size_t c = column[r.rank];
-            if (reading.counted) e.per_rank[c] = reading.value;
-            else e.notes[c] = reading.note;
+            if (reading.counted)
+                e.per_rank[c] = reading.value;
+            else
+                e.notes[c] = reading.note;
         }
     }
     for (MergedEvent& e : t.events) {

@@ -116,7 +116,8 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
       << t.threads << (t.threads == 1 ? " thread" : " threads")
       << (run.rank >= 0 ? "; MPI rank " + std::to_string(run.rank) + " on " + run.host : std::string()) << ")\n";
     if (pmus > 1)
-        o << " (the events need " << pmus << " PMUs: PMU 0 is the one the program sees, the others watch the same core)\n";
+        o << " (the events need " << pmus
+          << " PMUs: PMU 0 is the one the program sees, the others watch the same core)\n";
     o << "\n";
     for (const EventValue& e : events) {
         char line[512];

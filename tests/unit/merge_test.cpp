@@ -45,8 +45,9 @@ std::string netburst_report(int rank, long long instructions) {
     nlohmann::json j;
     j["command"] = {"./stencil"};
     j["rank"] = rank;
-    j["events"] = {{{"event", "PAPI_TOT_INS"}, {"native", {"instr_retired:NBOGUSNTAG:NBOGUSTAG"}}, {"value", instructions}},
-                   {{"event", "x87_FP_uop:ALL"}, {"native", {"x87_FP_uop:ALL"}}, {"value", "unsupported"}}};
+    j["events"] = {
+        {{"event", "PAPI_TOT_INS"}, {"native", {"instr_retired:NBOGUSNTAG:NBOGUSTAG"}}, {"value", instructions}},
+        {{"event", "x87_FP_uop:ALL"}, {"native", {"x87_FP_uop:ALL"}}, {"value", "unsupported"}}};
     return j.dump();
 }
 
@@ -57,9 +58,11 @@ std::string papi_report(long long compute0, long long compute1) {
       "event_definitions":{"PAPI_TOT_INS":{"component":"netburst","type":"delta"}},
       "threads":{
         "0":{"regions":{"0":{"name":"compute","parent_region_id":"-1","cycles":"100","real_time_nsec":"5",
-                             "PAPI_TOT_INS":")" + std::to_string(compute0) + R"("}}},
+                             "PAPI_TOT_INS":")" +
+           std::to_string(compute0) + R"("}}},
         "1":{"regions":{"0":{"name":"compute","parent_region_id":"-1","cycles":"50","real_time_nsec":"5",
-                             "PAPI_TOT_INS":{"region_value":")" + std::to_string(compute1) + R"(","read_1":"3"}}}}}})";
+                             "PAPI_TOT_INS":{"region_value":")" +
+           std::to_string(compute1) + R"(","read_1":"3"}}}}}})";
 }
 
 TEST(MergeInput, NetburstRunReport) {
@@ -92,14 +95,16 @@ TEST(MergeInput, Rejects) {
     EXPECT_FALSE(parse_rank_report(R"({"x":1})", "a").ok());
     EXPECT_FALSE(parse_rank_report(R"({"events":[{"event":"A","value":true}]})", "a").ok());
     EXPECT_FALSE(parse_rank_report(R"({"events":[{"value":1}]})", "a").ok());
-    EXPECT_FALSE(parse_rank_report(R"({"threads":{"0":{"regions":{"0":{"name":"r","E":"12z"}}}}})", "rank_000000.json").ok());
+    EXPECT_FALSE(
+        parse_rank_report(R"({"threads":{"0":{"regions":{"0":{"name":"r","E":"12z"}}}}})", "rank_000000.json").ok());
 }
 
 TEST(Merge, BothKindsJoinByRank) {
     std::vector<RankReport> reports;
     for (int rank = 0; rank < 3; ++rank) {
         reports.push_back(*parse_rank_report(netburst_report(rank, 1000 * (rank + 1)), "c." + std::to_string(rank)));
-        reports.push_back(*parse_rank_report(papi_report(10 * (rank + 1), 0), "rank_00000" + std::to_string(rank) + ".json"));
+        reports.push_back(
+            *parse_rank_report(papi_report(10 * (rank + 1), 0), "rank_00000" + std::to_string(rank) + ".json"));
     }
     auto t = merge_reports(reports);
     ASSERT_TRUE(t.ok()) << t.error().message;
@@ -145,7 +150,8 @@ TEST(Merge, AMissingRankValueIsLeftOutOfTheStatistics) {
 TEST(Merge, Errors) {
     RankReport no_rank = *parse_rank_report(papi_report(1, 1), "x.json");
     EXPECT_FALSE(merge_reports({no_rank}).ok());
-    auto twice = merge_reports({*parse_rank_report(netburst_report(0, 1), "a"), *parse_rank_report(netburst_report(0, 2), "b")});
+    auto twice =
+        merge_reports({*parse_rank_report(netburst_report(0, 1), "a"), *parse_rank_report(netburst_report(0, 2), "b")});
     ASSERT_FALSE(twice.ok());
     EXPECT_NE(twice.error().message.find("rank 0 has it in both a and b"), std::string::npos) << twice.error().message;
 }
