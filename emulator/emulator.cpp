@@ -13,6 +13,7 @@ void Emulator::reset(const EmulatorConfig& config) {
     p.pmi_skid_cycles = config.pmi_skid_cycles;
     pmu_.reset(p);
     pmu_active_ = &pmu_;
+    num_observers_ = 0;
     outcome_.clear();
     counts_.reset();
     functional_ = false;
@@ -25,17 +26,17 @@ void Emulator::reset(const EmulatorConfig& config) {
 
 void Emulator::start_thread(unsigned thread, Cycle cycle) {
     thread_started_[thread] = true;
-    pmu_active_->set_thread_active(thread, true, cycle);
+    set_thread_active_all(thread, true, cycle);
 }
 
 void Emulator::execute_timed(const Instruction& insn, const UopPlan& plan) {
     const unsigned t = insn.thread & 1;
     // Records the core gathered under the previous privilege level go out in an Outcome of that level.
-    while (core_.privilege_flush(insn, &outcome_)) pmu_active_->consume(outcome_);
+    while (core_.privilege_flush(insn, &outcome_)) consume_all(outcome_);
     core_.execute(insn, plan, &outcome_);
     ++timed_;
     if (!thread_started_[t]) start_thread(t, outcome_.fetch);
-    pmu_active_->consume(outcome_);
+    consume_all(outcome_);
 }
 
 void Emulator::stop_thread(unsigned thread) {
@@ -45,15 +46,15 @@ void Emulator::stop_thread(unsigned thread) {
     thread_stopped_[t] = true;
     while (core_.has_pending(t)) {  // everything it still owes reaches the PMU first
         core_.serialize(t, &outcome_);
-        pmu_active_->consume(outcome_);
+        consume_all(outcome_);
     }
     core_.stop_thread(t, &outcome_);
-    pmu_active_->consume(outcome_);
+    consume_all(outcome_);
     while (core_.has_pending(t)) {
         core_.serialize(t, &outcome_);
-        pmu_active_->consume(outcome_);
+        consume_all(outcome_);
     }
-    pmu_active_->set_thread_active(t, false, core_.now());
+    set_thread_active_all(t, false, core_.now());
 }
 
 unsigned Emulator::next_thread(bool thread0_has_more, bool thread1_has_more) {
@@ -71,6 +72,7 @@ void Emulator::sync() {
         if (!thread_started_[t] && core_.stats(t).instructions != 0) start_thread(t, core_.now());
     if (!counts_.counted()) return;
     pmu_active_->absorb(counts_);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->absorb(counts_);
     counts_.clear_counts();
 }
 
@@ -80,17 +82,41 @@ void Emulator::attach_pmu(Pmu* pmu) {
     update_tier();
 }
 
+void Emulator::attach_observers(Pmu* const* pmus, unsigned count) {
+    sync();
+    num_observers_ = count < kMaxObservers ? count : kMaxObservers;
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i] = pmus[i];
+    update_tier();
+}
+
+void Emulator::close_all(Cycle cycle) {
+    pmu_active_->close_until(cycle);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->close_until(cycle);
+}
+
+void Emulator::set_thread_active_all(unsigned thread, bool active, Cycle cycle) {
+    pmu_active_->set_thread_active(thread, active, cycle);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->set_thread_active(thread, active, cycle);
+}
+
+bool Emulator::any_needs_timing() const {
+    if (pmu_active_->needs_timing()) return true;
+    for (unsigned i = 0; i < num_observers_; ++i)
+        if (observers_[i]->needs_timing()) return true;
+    return false;
+}
+
 void Emulator::drain(unsigned thread) {
     do {
         core_.serialize(thread, &outcome_);
-        pmu_active_->consume(outcome_);
+        consume_all(outcome_);
     } while (core_.has_pending(thread));
-    pmu_active_->close_until(outcome_.frontier);
+    close_all(outcome_.frontier);
 }
 
 void Emulator::update_tier() {
     const bool functional =
-        !config_.force_timing && !interleaved_ && !pmu_active_->needs_timing() && !counts_.nearly_full();
+        !config_.force_timing && !interleaved_ && !any_needs_timing() && !counts_.nearly_full();
     if (functional == functional_) return;
     if (functional) {
         // Time stops here: everything in flight retires and every record reaches the PMU, so the functional tier
@@ -107,12 +133,12 @@ Cycle Emulator::serialize(unsigned thread) {
     const unsigned t = thread & 1;
     sync();
     if (functional_ || !thread_started_[t] || thread_stopped_[t]) {
-        pmu_active_->close_until(core_.now());
+        close_all(core_.now());
         return core_.now();
     }
     core_.serialize(t, &outcome_);
-    pmu_active_->consume(outcome_);
-    pmu_active_->close_until(outcome_.frontier);
+    consume_all(outcome_);
+    close_all(outcome_.frontier);
     return outcome_.frontier;
 }
 
@@ -137,7 +163,7 @@ void Emulator::finish() {
     sync();
     for (unsigned t = 0; t < 2; ++t)
         if (thread_started_[t]) stop_thread(t);
-    pmu_active_->close_until(core_.now());
+    close_all(core_.now());
 }
 
 }  // namespace netburst::emu

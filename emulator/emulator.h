@@ -113,7 +113,14 @@ public:
     // follows the new programming. Counts of the functional tier not yet absorbed go to the PMU as it is now, so
     // call sync() before such a change.
     void pmu_reprogrammed() { update_tier(); }
-    // Hands what the functional tier counted so far to the attached PMU (every MSR access does it first).
+    // More PMUs that watch the same core as the attached one: each is fed every Outcome (or functional count) the
+    // attached one is, but software reaches only the attached one (write_msr, read_msr, read_pmc). netburst-run
+    // counts event sets that do not fit one PMU's counters this way, each exact, while the program still sees
+    // one Pentium 4 PMU. The caller owns them; nullptr and 0: none.
+    static constexpr unsigned kMaxObservers = 31;
+    void attach_observers(Pmu* const* pmus, unsigned count);
+    // Hands what the functional tier counted so far to the attached PMU and the observers (every MSR access does it
+    // first).
     void sync();
     const EmulatorConfig& config() const { return config_; }
 
@@ -130,11 +137,21 @@ private:
     // tier (every logical processor serialised, every record delivered).
     void update_tier();
     void drain(unsigned thread);
+    // The attached PMU and every observer get the same feed.
+    void consume_all(const Outcome& outcome) {
+        pmu_active_->consume(outcome);
+        for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->consume(outcome);
+    }
+    void close_all(Cycle cycle);
+    void set_thread_active_all(unsigned thread, bool active, Cycle cycle);
+    bool any_needs_timing() const;
 
     EmulatorConfig config_{};
     Core core_;
     Pmu pmu_;
     Pmu* pmu_active_ = &pmu_;
+    Pmu* observers_[kMaxObservers] = {};
+    unsigned num_observers_ = 0;
     Outcome outcome_;
     FunctionalSink counts_;
     bool functional_ = false;

@@ -25,6 +25,7 @@ struct PlanOptions {
 
 // One thing the user asked for with -e.
 struct UserEvent {
+    unsigned pmu = 0;                   // the emulated PMU that counts all its terms (0: the program's)
     std::string name;                   // as given (PAPI_TOT_INS, or the native/metric string)
     bool is_preset = false;
     PresetDerivation derivation = PresetDerivation::NotDerived;
@@ -34,15 +35,22 @@ struct UserEvent {
 
 struct EventPlan {
     std::vector<UserEvent> events;
-    std::vector<EventRequest> requests;  // distinct native requests, in first-use order
-    std::vector<Schedule> schedules;     // per logical processor
+    std::vector<EventRequest> requests;  // distinct native requests of each PMU, in first-use order
+    std::vector<unsigned> request_pmu;   // the PMU of each request
+    unsigned num_pmus = 1;
+    std::vector<Schedule> schedules;     // per PMU, then per logical processor
     vg::EventProgram program;
     // program.events[k] reads request program_request[k] on logical processor program.events[k].lp.
     std::vector<std::size_t> program_request;
+    // Events of "all" that cannot be counted in this configuration (each alone refused by the allocator).
+    std::vector<std::string> left_out;
 };
 
-// Parses, expands and schedules. Errors: BadInput or NotOnModel (with the parser's suggestions), Conflict (with
-// the allocator's explanation).
+// Parses, expands and schedules. Events that cannot share one PMU's counters go on more PMUs watching the same core
+// (vg::EventProgram::kMaxPmus at most), each placed by the allocator as a real PMU would be: an event goes on the
+// first PMU that can take all its terms as well as what it already holds. "all" stands for every event the model
+// drives and every at-retirement metric (all_events.h). Errors: BadInput or NotOnModel (with the parser's
+// suggestions), Conflict (with the allocator's explanation, when an event does not fit even on a PMU of its own).
 Result<EventPlan> plan_events(const std::vector<std::string>& names, const PlanOptions& options);
 
 // A user event's value from its terms' values (NotDerived and Cmpd: the first term; Add: the sum; Sub: the first

@@ -115,7 +115,8 @@ Result<bool> TempDir::create() {
     return true;
 }
 
-Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib) {
+Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib,
+                                 const std::function<void()>& while_running) {
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -135,12 +136,20 @@ Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std
     }
     int status = 0;
     pid_t r;
-    while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+    if (while_running) {
+        while ((r = waitpid(pid, &status, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+            while_running();
+            usleep(200 * 1000);
+        }
+    } else {
+        while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+        }
     }
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
     if (r < 0) return system_error(std::string("waitpid: ") + std::strerror(errno));
     ChildStatus c;
+    c.pid = pid;
     if (WIFSIGNALED(status)) {
         c.signaled = true;
         c.status = WTERMSIG(status);

@@ -1,6 +1,7 @@
 // Starting Valgrind with the netburst tool, and waiting for it like a shell would.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,15 @@ private:
 };
 
 struct ChildStatus {
+    long pid = 0;    // the program's process id (Valgrind runs it in the process netburst-run started)
     bool signaled = false;
     int status = 0;  // exit status, or the signal number
 };
 
 // Runs argv with VALGRIND_LIB set and waits. While it runs, netburst-run ignores SIGINT and SIGQUIT (the program
-// gets them from the terminal, as under `time` or `perf stat`).
-Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib);
+// gets them from the terminal, as under `time` or `perf stat`). `while_running`, when given, is called about five
+// times a second until the program ends (the progress line).
+Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib,
+                                 const std::function<void()>& while_running = nullptr);
 
 }  // namespace netburst::emu::run

@@ -7,14 +7,21 @@ libnetburst_run_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 libnetburst_run_a_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
 libnetburst_run_a_SOURCES = \
 	emulator/run/event_plan.h emulator/run/event_plan.cpp \
-	emulator/run/report.h emulator/run/report.cpp
+	emulator/run/report.h emulator/run/report.cpp \
+	emulator/run/output_pattern.h emulator/run/output_pattern.cpp \
+	emulator/run/progress.h emulator/run/progress.cpp \
+	emulator/run/merge_input.h emulator/run/merge_input.cpp \
+	emulator/run/merge_stats.h emulator/run/merge_stats.cpp \
+	emulator/run/merge_format.h emulator/run/merge_format.cpp \
+	emulator/run/all_events.h emulator/run/all_events.cpp
 
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'
 netburst_run_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
-netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a $(CORE_LIBS)
+netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS)
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
+	emulator/run/merge_main.h emulator/run/merge_main.cpp \
 	emulator/run/launch.h emulator/run/launch.cpp
 
 # The example `make demo` runs (built with fixed flags: it runs under Valgrind, which cannot run sanitized code).
@@ -23,3 +30,21 @@ examples/matmul: $(srcdir)/examples/matmul.c
 	$(AM_V_CC)$(CC) -O2 -g $(WARN_CFLAGS) -o $@ $(srcdir)/examples/matmul.c
 CLEANFILES += examples/matmul
 EXTRA_DIST += examples/matmul.c
+
+# Unit tests of netburst-run's library: -o patterns, --merge (reading, statistics, output), preset suggestions.
+check_PROGRAMS += tests/unit/netburst_run_unit_tests
+tests_unit_netburst_run_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_unit_netburst_run_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
+tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) \
+	$(GTEST_LIBS)
+tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp \
+	tests/unit/progress_test.cpp
+TESTS += tests/unit/netburst_run_unit_tests
+
+# The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.
+check_PROGRAMS += tests/mpi/check_stencil_ranks
+tests_mpi_check_stencil_ranks_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_mpi_check_stencil_ranks_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
+tests_mpi_check_stencil_ranks_LDADD = libnetburst_run.a $(CORE_LIBS)
+tests_mpi_check_stencil_ranks_SOURCES = tests/mpi/check_stencil_ranks.cpp
+EXTRA_DIST += examples/stencil.c

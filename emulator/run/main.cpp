@@ -2,6 +2,7 @@
 // events over the whole program and prints them at exit, like `perf stat`; without, it only runs the program, so
 // that a PAPI program inside can count. See doc/netburst-run.md.
 #include <getopt.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +13,9 @@
 
 #include "emulator/run/event_plan.h"
 #include "emulator/run/launch.h"
+#include "emulator/run/merge_main.h"
+#include "emulator/run/output_pattern.h"
+#include "emulator/run/progress.h"
 #include "emulator/run/report.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "table/cpu_model.h"
@@ -29,7 +33,9 @@ constexpr int kExitNotFound = 127;
 
 const char* kUsage =
     "Usage: netburst-run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-    "Run PROGRAM on an emulated Intel Pentium 4 (NetBurst) under Valgrind.\n"
+    "       netburst-run --merge [--json] [-o FILE] REPORT...\n"
+    "Run PROGRAM on an emulated Intel Pentium 4 (NetBurst) under Valgrind; or merge the per-rank reports of a\n"
+    "parallel run (netburst-run's --json reports and PAPI's papi_hl_output/rank_NNNNNN.json) into one table.\n"
     "\n"
     "  -e, --event EVENT    count EVENT over the whole program and print it at exit: a PAPI preset (PAPI_TOT_INS),\n"
     "                       a native event (branch_retired:MMTP:MMTM:u) or an at-retirement metric\n"
@@ -45,7 +51,13 @@ const char* kUsage =
     "                       synthetic CPL-0 path (default 8000000, about a 4 ms tick; 0: none)\n"
     "      --no-children    do not follow exec'd programs (they then run natively and are not counted)\n"
     "      --json           print the counts as JSON\n"
-    "  -o, --output FILE    write the counts to FILE instead of standard error\n"
+    "  -o, --output FILE    write the counts to FILE instead of standard error. FILE may hold %r (the MPI rank:\n"
+    "                       OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID, the first set), %p (the\n"
+    "                       program's process id), %h (the host name) and %% (a percent sign)\n"
+    "      --merge          read the REPORTs and print, per event, each rank's value, the minimum, median,\n"
+    "                       maximum, sum and imbalance (maximum over mean)\n"
+    "      --no-progress    no progress line (default: one on standard error while the program runs, when standard\n"
+    "                       error is a terminal)\n"
     "      --record FILE    also record the instruction stream as a binary trace (%p: the process id)\n"
     "      --valgrind-option OPT  pass OPT to Valgrind (repeatable)\n"
     "  -h, --help           this help\n"
@@ -69,7 +81,9 @@ struct Options {
     std::string output;
     std::string record;
     std::vector<std::string> valgrind_options;
-    std::vector<std::string> command;
+    bool merge = false;
+    bool progress = true;
+    std::vector<std::string> command;  // with --merge: the reports
 };
 
 [[noreturn]] void fail(const std::string& message, int status = kExitOwnError) {
@@ -90,7 +104,10 @@ void split_events(const std::string& list, std::vector<std::string>* out) {
 }
 
 Options parse_options(int argc, char** argv) {
-    enum { kModel = 256, kHt, kL3, kCpuWide, kKernelModel, kTimerTick, kNoChildren, kJson, kRecord, kValgrindOption };
+    enum {
+        kModel = 256, kHt, kL3, kCpuWide, kKernelModel, kTimerTick, kNoChildren, kJson, kRecord, kValgrindOption,
+        kMerge, kNoProgress
+    };
     static const option kLong[] = {
         {"event", required_argument, nullptr, 'e'},   {"model", required_argument, nullptr, kModel},
         {"ht", no_argument, nullptr, kHt},            {"l3", no_argument, nullptr, kL3},
@@ -100,6 +117,7 @@ Options parse_options(int argc, char** argv) {
         {"json", no_argument, nullptr, kJson},        {"output", required_argument, nullptr, 'o'},
         {"record", required_argument, nullptr, kRecord},
         {"valgrind-option", required_argument, nullptr, kValgrindOption},
+        {"merge", no_argument, nullptr, kMerge},      {"no-progress", no_argument, nullptr, kNoProgress},
         {"help", no_argument, nullptr, 'h'},          {nullptr, 0, nullptr, 0}};
     Options o;
     int c;
@@ -136,21 +154,54 @@ Options parse_options(int argc, char** argv) {
         case 'o': o.output = optarg; break;
         case kRecord: o.record = optarg; break;
         case kValgrindOption: o.valgrind_options.emplace_back(optarg); break;
+        case kMerge: o.merge = true; break;
+        case kNoProgress: o.progress = false; break;
         case 'h': std::cout << kUsage; std::exit(0);
         default: usage_error("unknown option");
         }
     }
     for (int i = optind; i < argc; ++i) o.command.emplace_back(argv[i]);
-    if (o.command.empty()) usage_error("no program to run");
+    if (o.command.empty()) usage_error(o.merge ? "no reports to merge" : "no program to run");
     return o;
 }
 
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
+std::string host_name() {
+    char name[256] = {};
+    return gethostname(name, sizeof name - 1) == 0 ? name : "";
+}
+
+PatternContext pattern_context(long pid) {
+    return PatternContext{[](const char* name) { return static_cast<const char*>(std::getenv(name)); }, pid,
+                          host_name()};
+}
+
+// The report on standard error, or in the -o file.
+void write_report(const std::string& report, const std::string& file) {
+    if (file.empty()) {
+        std::cerr << report;
+        return;
+    }
+    std::ofstream out(file);
+    if (!(out << report) || !out.flush()) fail(file + ": cannot be written");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const Options o = parse_options(argc, argv);
+    if (o.merge) {
+        auto merged = merge_reports_text(o.command, o.json);
+        if (!merged) fail(merged.error().message);
+        // The merged table is the command's own output (a run's report goes to standard error, beside the
+        // program's output).
+        if (o.output.empty()) std::cout << *merged;
+        else write_report(*merged, o.output);
+        return 0;
+    }
+    // A wrong pattern, or %r outside a parallel job, is found before the program runs rather than after.
+    if (auto checked = expand_output_pattern(o.output, pattern_context(0)); !checked) fail(checked.error().message);
 
     PlanOptions po;
     po.model = o.model;
@@ -163,6 +214,8 @@ int main(int argc, char** argv) {
         auto p = plan_events(o.events, po);
         if (!p) fail(p.error().message);
         plan = std::move(p.value());
+        for (const std::string& e : plan.left_out)
+            std::cerr << "netburst-run: -e all leaves out " << e << ": not countable in this configuration\n";
     }
 
     auto valgrind = find_valgrind();
@@ -177,14 +230,16 @@ int main(int argc, char** argv) {
     }
 
     TempDir dir;
+    const bool progress = o.progress && isatty(STDERR_FILENO);
+    if (!o.events.empty() || progress)
+        if (auto made = dir.create(); !made) fail(made.error().message);
     std::vector<std::string> args = {*valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
                                      "--ht=" + yes_no(o.ht), "--l3=" + yes_no(o.l3),
                                      "--cpu-wide=" + yes_no(o.cpu_wide), "--kernel-model=" + yes_no(o.kernel_model),
                                      "--timer-tick=" + std::to_string(o.timer_tick),
                                      "--trace-children=" + yes_no(o.children)};
     if (!o.events.empty()) {
-        if (auto made = dir.create(); !made) fail(made.error().message);
-        std::vector<char> text(1 << 16);
+        std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines
         const std::size_t n = emu::vg::format_event_program(plan.program, text.data(), text.size());
         const std::string program_file = dir.path() + "/program";
         std::ofstream out(program_file);
@@ -193,12 +248,15 @@ int main(int argc, char** argv) {
         args.push_back("--program=" + program_file);
         args.push_back("--results=" + dir.path());
     }
+    if (progress) args.push_back("--progress=" + dir.path());
     if (!o.record.empty()) args.push_back("--record=" + o.record);
     for (const std::string& v : o.valgrind_options) args.push_back(v);
     args.push_back("--");
     args.insert(args.end(), o.command.begin(), o.command.end());
 
-    auto ran = run_and_wait(args, *tool_dir);
+    ProgressLine line(dir.path());
+    auto ran = progress ? run_and_wait(args, *tool_dir, [&line] { line.update(); }) : run_and_wait(args, *tool_dir);
+    line.clear();
     if (!ran) fail(ran.error().message);
     const int exit_status = ran->signaled ? 128 + ran->status : ran->status;
     if (o.events.empty()) return exit_status;
@@ -219,13 +277,11 @@ int main(int argc, char** argv) {
     run.timer_tick = o.kernel_model ? o.timer_tick : 0;
     run.signaled = ran->signaled;
     run.status = ran->status;
+    const PatternContext context = pattern_context(ran->pid);
+    run.rank = find_rank(context);
+    run.host = context.host;
     const auto values = event_values(plan, *totals, o.ht ? 2 : 1);
     const std::string report = o.json ? format_json(run, values, *totals) : format_text(run, values, *totals);
-    if (o.output.empty()) {
-        std::cerr << report;
-    } else {
-        std::ofstream out(o.output);
-        if (!(out << report) || !out.flush()) fail(o.output + ": cannot be written");
-    }
+    write_report(report, *expand_output_pattern(o.output, context));
     return exit_status;
 }

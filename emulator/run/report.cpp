@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 
+#include <algorithm>
+
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -14,8 +16,6 @@
 
 namespace netburst::emu::run {
 
-namespace {
-
 std::string with_commas(std::int64_t v) {
     std::string digits = std::to_string(v < 0 ? -v : v);
     std::string out;
@@ -25,6 +25,8 @@ std::string with_commas(std::int64_t v) {
     }
     return v < 0 ? "-" + out : out;
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
     std::string out;
@@ -84,7 +86,8 @@ std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& tot
         EventValue v;
         v.name = u.name;
         v.natives = u.natives;
-        v.not_counted = totals.pmu_taken;
+        v.pmu = u.pmu;
+        v.not_counted = totals.pmu_taken && u.pmu == 0;  // the program reaches only PMU 0
         for (unsigned lp = 0; lp < lps; ++lp) {
             std::vector<std::uint64_t> terms;
             for (std::size_t request : u.terms) {
@@ -103,17 +106,25 @@ std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& tot
 }
 
 std::string format_text(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& t) {
+    unsigned pmus = 1;
+    for (const EventValue& e : events) pmus = std::max(pmus, e.pmu + 1);
     std::ostringstream o;
     o << "\n netburst-run: " << join(run.command, " ") << "\n";
     o << " (emulated Pentium 4 model " << run.model << ", " << model_codename(run.model)
       << (run.with_l3 ? ", with L3" : "") << (run.hyper_threading ? ", two logical processors" : "")
       << (run.cpu_wide ? ", CPU-wide counts" : "") << "; " << t.processes << (t.processes == 1 ? " process, " : " processes, ")
-      << t.threads << (t.threads == 1 ? " thread)\n\n" : " threads)\n\n");
+      << t.threads << (t.threads == 1 ? " thread" : " threads")
+      << (run.rank >= 0 ? "; MPI rank " + std::to_string(run.rank) + " on " + run.host : std::string()) << ")\n";
+    if (pmus > 1)
+        o << " (the events need " << pmus
+          << " PMUs: PMU 0 is the one the program sees, the others watch the same core)\n";
+    o << "\n";
     for (const EventValue& e : events) {
         char line[512];
         const std::string value = e.not_counted ? "not counted" : e.unsupported ? "unsupported" : with_commas(e.value);
         std::string what = join(e.natives, " + ");
         if (e.natives.size() == 1 && e.natives[0] == e.name) what.clear();
+        if (pmus > 1) what = "[PMU " + std::to_string(e.pmu) + "] " + what;
         std::snprintf(line, sizeof line, "  %20s   %-22s %s\n", value.c_str(), e.name.c_str(), what.c_str());
         o << line;
         if (run.hyper_threading && !e.unsupported && !e.not_counted)
@@ -122,7 +133,9 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
                   << with_commas(e.per_processor[lp]) << "     on logical processor " << lp << "\n";
     }
     if (!events.empty()) o << "\n";
-    if (t.pmu_taken && !events.empty())
+    bool any_not_counted = false;
+    for (const EventValue& e : events) any_not_counted = any_not_counted || e.not_counted;
+    if (any_not_counted)
         o << "  not counted: the program programs the PMU itself (PAPI, or wrmsr through the emulator) and wrote the\n"
              "  registers of these events, so their counters hold its counts. Run it without -e to let it count, or\n"
              "  count these events in a program that leaves the PMU alone.\n\n";
@@ -142,6 +155,9 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
     using json = nlohmann::ordered_json;
     json j;
     j["command"] = run.command;
+    // Which process of a parallel job this is: the key `netburst-run --merge` joins the ranks' reports on.
+    if (run.rank >= 0) j["rank"] = run.rank;
+    j["host"] = run.host;
     j["emulator"] = {{"model", run.model},
                      {"codename", model_codename(run.model)},
                      {"l3", run.with_l3},
@@ -159,7 +175,7 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
     j["pmu_taken"] = t.pmu_taken;
     json list = json::array();
     for (const EventValue& e : events) {
-        json v = {{"event", e.name}, {"native", e.natives}};
+        json v = {{"event", e.name}, {"native", e.natives}, {"pmu", e.pmu}};
         if (e.not_counted) v["value"] = "not counted";
         else if (e.unsupported) v["value"] = "unsupported";
         else v["value"] = e.value;

@@ -30,11 +30,15 @@ struct EventValue {
     std::string name;
     std::vector<std::string> natives;
     bool unsupported = false;
-    bool not_counted = false;                  // the program took the PMU over (RunTotals::pmu_taken)
+    bool not_counted = false;                  // the program took PMU 0 over (RunTotals::pmu_taken)
+    unsigned pmu = 0;                          // the emulated PMU that counted it (UserEvent::pmu)
     std::int64_t value = 0;                    // over all logical processors
     std::vector<std::int64_t> per_processor;   // with --ht: logical processor 0 and 1
 };
 std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& totals, unsigned logical_processors);
+
+// 1234567 -> "1,234,567", as perf stat prints counts.
+std::string with_commas(std::int64_t value);
 
 struct RunDescription {
     std::vector<std::string> command;
@@ -44,6 +48,8 @@ struct RunDescription {
     bool cpu_wide = false;
     bool kernel_model = true;
     std::uint64_t timer_tick = 0;  // instructions between timer interrupts; 0: none
+    long rank = -1;                // the MPI rank from the environment (output_pattern.h); -1: none
+    std::string host;
     // How the program ended: exit status, or the signal that killed it.
     bool signaled = false;
     int status = 0;

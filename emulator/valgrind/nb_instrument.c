@@ -37,6 +37,7 @@ void nb_flush(void) {
     if (nb_buf_ptr != nb_buf) {
         nb_rt_consume(nb_buf, nb_buf_ptr);
         nb_buf_ptr = nb_buf;
+        nb_progress();
     }
 }
 

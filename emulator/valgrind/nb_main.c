@@ -41,6 +41,7 @@ int nb_host_write_guest(uint64_t address, const void* buffer, unsigned size) {
 
 static Int record_fd = -1;
 static HChar* results_path;
+static Int progress_fd = -1;
 
 static Int open_for_writing(const HChar* path, Bool exclusive) {
     const Int flags = VKI_O_WRONLY | VKI_O_CREAT | (exclusive ? VKI_O_EXCL : VKI_O_TRUNC);
@@ -93,14 +94,42 @@ static void create_results_file(void) {
 
 void nb_write_results(Bool final_run) {
     if (!results_path) return;
-    static HChar text[16384];
+    static HChar text[32768];
     const SizeT n = nb_rt_results(text, sizeof text, final_run, (uint64_t)VG_(getpid)());
     const Int fd = open_for_writing(results_path, False);
     if (n == 0 || fd < 0 || !write_all(fd, text, n)) VG_(umsg)("netburst: cannot write %s\n", results_path);
     if (fd >= 0) VG_(close)(fd);
 }
 
+/* <dir>/progress-<pid>: one fixed-width line, rewritten in place, so that a reader sees a whole number or a short
+ * line it skips. */
+static void open_progress_file(void) {
+    if (!nb_clo.progress) return;
+    HChar path[4096];
+    VG_(snprintf)(path, sizeof path, "%s/progress-%d", nb_clo.progress, VG_(getpid)());
+    progress_fd = open_for_writing(path, False);
+}
+
+void nb_progress(void) {
+    static UInt flushes, last_ms;
+    /* A flush is a few thousand instructions; the clock is read every 64th. */
+    if (progress_fd < 0 || (++flushes & 63) != 0) return;
+    const UInt now = VG_(read_millisecond_timer)();
+    if (now - last_ms < 500) return;
+    last_ms = now;
+    HChar line[32];
+    const Int n = VG_(snprintf)(line, sizeof line, "%020llu\n", (ULong)nb_rt_instructions());
+    if (VG_(lseek)(progress_fd, 0, VKI_SEEK_SET) != 0 || !write_all(progress_fd, line, n)) {
+        VG_(close)(progress_fd);
+        progress_fd = -1;
+    }
+}
+
 void nb_files_after_fork(void) {
+    if (progress_fd >= 0) {
+        VG_(close)(progress_fd);
+        open_progress_file();
+    }
     if (results_path) {
         VG_(free)(results_path);
         results_path = NULL;
@@ -145,6 +174,7 @@ static Bool process_option(const HChar* arg) {
     else if VG_STR_CLO(arg, "--results", nb_clo.results) {}
     else if VG_STR_CLO(arg, "--record", nb_clo.record) {}
     else if VG_BOOL_CLO(arg, "--fixed-random", nb_clo.fixed_random) {}
+    else if VG_STR_CLO(arg, "--progress", nb_clo.progress) {}
     else return False;
     return True;
 }
@@ -163,7 +193,9 @@ static void print_usage(void) {
         "                              canary is then known) [yes]\n"
         "    --record=FILE             also write the instruction stream as a binary trace (%%p: the pid)\n"
         "    --program=FILE            netburst-run's event program (set by netburst-run)\n"
-        "    --results=DIR             where to write this process's results (set by netburst-run)\n");
+        "    --results=DIR             where to write this process's results (set by netburst-run)\n"
+        "    --progress=DIR            where to keep the instruction count for the progress line (set by\n"
+        "                              netburst-run)\n");
 }
 
 static void print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -198,6 +230,7 @@ static void post_clo_init(void) {
     load_program();
     open_record_file();
     create_results_file();
+    open_progress_file();
     nb_instrument_init();
 }
 
@@ -207,6 +240,7 @@ static void fini(Int exitcode) {
     nb_rt_finish();
     nb_write_results(True);
     if (record_fd >= 0) VG_(close)(record_fd);
+    if (progress_fd >= 0) VG_(close)(progress_fd);
     if (VG_(clo_verbosity) > 1) {
         VG_(umsg)("netburst: %llu guest instructions emulated\n", (ULong)nb_rt_instructions());
         VG_(umsg)("netburst: %llu instructions in the timing tier (kernel paths included); thread switches: %llu\n",

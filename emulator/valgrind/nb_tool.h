@@ -17,6 +17,7 @@ struct nb_options {
     const HChar* results;  /* --results=DIR: where this process writes its results */
     const HChar* record;   /* --record=FILE: the instruction stream as a binary trace (%p expands to the pid) */
     Bool fixed_random;     /* --fixed-random: the program's AT_RANDOM bytes are fixed ones (nb_fixed_random.c) */
+    const HChar* progress; /* --progress=DIR: where this process keeps its instruction count for netburst-run */
 };
 extern struct nb_options nb_clo;
 
@@ -43,5 +44,7 @@ void nb_events_register(void);
 void nb_write_results(Bool final_run);
 /* In a forked child: results and records go to files of its own. */
 void nb_files_after_fork(void);
+/* After each flush of the record buffer: with --progress, rewrites the instruction count about twice a second. */
+void nb_progress(void);
 
 #endif /* NB_TOOL_H */

@@ -12,19 +12,25 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
     if (!s.next_line() || !s.keyword("netburst-program")) return "not an event program (no 'netburst-program' line)";
     std::uint64_t version = 0;
     if (!s.number(&version) || version != 1 || !s.at_line_end()) return "unsupported event-program version";
+    std::uint8_t pmu = 0;
     while (s.next_line()) {
         *line = s.line();
         const char* w;
         std::size_t n;
         s.word(&w, &n);
         std::uint64_t lp, a, b, c;
-        if (equal_word(w, n, "wrmsr")) {
+        if (equal_word(w, n, "pmu")) {
+            if (!s.number(&a) || !s.at_line_end()) return "expected 'pmu N'";
+            if (a >= EventProgram::kMaxPmus) return "PMU number out of range";
+            pmu = static_cast<std::uint8_t>(a);
+            if (a + 1 > out->num_pmus) out->num_pmus = static_cast<unsigned>(a + 1);
+        } else if (equal_word(w, n, "wrmsr")) {
             if (!s.number(&lp) || !s.number(&a) || !s.number(&b) || !s.at_line_end())
                 return "expected 'wrmsr LP MSR VALUE'";
             if (lp > 1) return "logical processor must be 0 or 1";
             if (a > 0xFFFFFFFFu) return "MSR address out of range";
             if (out->num_writes[lp] == EventProgram::kMaxWrites) return "too many wrmsr lines";
-            out->writes[lp][out->num_writes[lp]++] = ProgramWrite{static_cast<std::uint32_t>(a), b};
+            out->writes[lp][out->num_writes[lp]++] = ProgramWrite{static_cast<std::uint32_t>(a), b, pmu};
         } else if (equal_word(w, n, "event")) {
             std::uint64_t index;
             if (!s.number(&index) || !s.number(&lp) || !s.number(&a) || !s.number(&c) || !s.at_line_end())
@@ -36,9 +42,9 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
             out->events[out->num_events++] = ProgramEvent{static_cast<std::uint32_t>(index),
                                                           static_cast<std::uint8_t>(lp),
                                                           static_cast<std::uint8_t>(a),
-                                                          static_cast<std::uint32_t>(c)};
+                                                          static_cast<std::uint32_t>(c), pmu};
         } else {
-            return "unknown line (expected wrmsr or event)";
+            return "unknown line (expected wrmsr, event or pmu)";
         }
     }
     *line = 0;
@@ -48,13 +54,19 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
 std::size_t format_event_program(const EventProgram& program, char* buffer, std::size_t capacity) {
     TextWriter w(buffer, capacity);
     w.str("netburst-program 1\n");
-    for (unsigned lp = 0; lp < 2; ++lp)
-        for (unsigned i = 0; i < program.num_writes[lp]; ++i)
-            w.str("wrmsr ").dec(lp).ch(' ').hex(program.writes[lp][i].msr).ch(' ').hex(program.writes[lp][i].value)
-                .ch('\n');
-    for (unsigned i = 0; i < program.num_events; ++i) {
-        const ProgramEvent& e = program.events[i];
-        w.str("event ").dec(e.index).ch(' ').dec(e.lp).ch(' ').dec(e.counter).ch(' ').hex(e.check_mask).ch('\n');
+    for (unsigned pmu = 0; pmu < program.num_pmus; ++pmu) {
+        if (pmu > 0) w.str("pmu ").dec(pmu).ch('\n');
+        for (unsigned lp = 0; lp < 2; ++lp)
+            for (unsigned i = 0; i < program.num_writes[lp]; ++i) {
+                const ProgramWrite& p = program.writes[lp][i];
+                if (p.pmu == pmu) w.str("wrmsr ").dec(lp).ch(' ').hex(p.msr).ch(' ').hex(p.value).ch('\n');
+            }
+        for (unsigned i = 0; i < program.num_events; ++i) {
+            const ProgramEvent& e = program.events[i];
+            if (e.pmu == pmu)
+                w.str("event ").dec(e.index).ch(' ').dec(e.lp).ch(' ').dec(e.counter).ch(' ').hex(e.check_mask)
+                    .ch('\n');
+        }
     }
     return w.finish();
 }

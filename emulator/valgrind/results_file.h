@@ -26,7 +26,7 @@ struct EventResult {
 };
 
 struct ProcessResults {
-    static constexpr unsigned kMaxEvents = 64;
+    static constexpr unsigned kMaxEvents = 256;  // EventProgram::kMaxEvents
     std::uint64_t pid = 0;
     bool final_run = false;
     std::uint64_t threads = 0;

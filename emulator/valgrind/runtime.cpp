@@ -60,6 +60,8 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     emu_->pmu().set_guest_memory(memory);
     fresh_pmu_ = make_object<Pmu>();
     *fresh_pmu_ = emu_->pmu();
+    blank_pmu_ = make_object<Pmu>();
+    *blank_pmu_ = emu_->pmu();
 
     threads_ = static_cast<ThreadContext*>(nb_host_malloc(sizeof(ThreadContext) * config.max_threads));
     if (!threads_) nb_host_panic("out of memory");
@@ -89,12 +91,21 @@ const char* ToolRuntime::load_program(const char* text, std::size_t length) {
     if (!config_.hyper_threading)
         for (unsigned i = 0; i < program_->num_events; ++i)
             if (program_->events[i].lp != 0) return "an event on logical processor 1 without --ht";
-    // The CPU-wide PMU is programmed once, for every logical processor.
-    if (config_.cpu_wide)
+    if (num_observers() > Emulator::kMaxObservers) return "more PMUs than the emulator can attach";
+    // The CPU-wide PMUs are programmed once, for every logical processor.
+    if (config_.cpu_wide) {
         for (unsigned lp = 0; lp < 2; ++lp)
-            for (unsigned i = 0; i < program_->num_writes[lp]; ++i)
-                if (emu_->write_msr(lp, program_->writes[lp][i].msr, program_->writes[lp][i].value) != MsrResult::Ok)
+            for (unsigned i = 0; i < program_->num_writes[lp]; ++i) {
+                const ProgramWrite& w = program_->writes[lp][i];
+                if (w.pmu == 0 && emu_->write_msr(lp, w.msr, w.value) != MsrResult::Ok)
                     return "the emulator refused a wrmsr of the program (#GP)";
+            }
+        for (unsigned k = 0; k < num_observers(); ++k) {
+            observers_[k] = make_object<Pmu>();
+            program_observer(*observers_[k], k + 1, -1, emu_->now());
+        }
+        attach_observers(observers_);
+    }
     *fresh_pmu_ = emu_->pmu();
     return nullptr;
 }
@@ -438,7 +449,23 @@ void ToolRuntime::switch_out() {
     t.switched_out = emu_->serialize(t.lp);
     if (config_.cpu_wide) return;
     emu_->pmu().set_thread_active(t.lp, false, t.switched_out);
+    for (unsigned k = 0; k < num_observers(); ++k) t.observers[k]->set_thread_active(t.lp, false, t.switched_out);
 }
+
+void ToolRuntime::program_observer(Pmu& pmu, unsigned index, int lp, Cycle now) {
+    pmu = *blank_pmu_;
+    pmu.close_until(now);
+    for (unsigned l = 0; l < 2; ++l) {
+        if (lp >= 0 && l != static_cast<unsigned>(lp)) continue;
+        for (unsigned i = 0; i < program_->num_writes[l]; ++i) {
+            const ProgramWrite& w = program_->writes[l][i];
+            if (w.pmu == index && pmu.write_msr(l, w.msr, w.value, now) != MsrResult::Ok)
+                nb_host_panic("the emulator refused a wrmsr of the event program (#GP)");
+        }
+    }
+}
+
+void ToolRuntime::attach_observers(Pmu* const* observers) { emu_->attach_observers(observers, num_observers()); }
 
 // A thread's first PMU: as after reset (or with netburst-run's program), counting from now.
 void ToolRuntime::start_fresh(ThreadContext& t) {
@@ -447,14 +474,26 @@ void ToolRuntime::start_fresh(ThreadContext& t) {
     pmu = *fresh_pmu_;
     const Cycle now = emu_->now();
     pmu.close_until(now);  // the cycles before this thread existed pass with every counter off
-    if (program_)
-        for (unsigned i = 0; i < program_->num_writes[t.lp]; ++i)
-            if (pmu.write_msr(t.lp, program_->writes[t.lp][i].msr, program_->writes[t.lp][i].value, now) !=
-                MsrResult::Ok)
-                nb_host_panic("the emulator refused a wrmsr of the event program (#GP)");
+    if (!program_) return;
+    for (unsigned i = 0; i < program_->num_writes[t.lp]; ++i) {
+        const ProgramWrite& w = program_->writes[t.lp][i];
+        if (w.pmu == 0 && pmu.write_msr(t.lp, w.msr, w.value, now) != MsrResult::Ok)
+            nb_host_panic("the emulator refused a wrmsr of the event program (#GP)");
+    }
+    for (unsigned k = 0; k < num_observers(); ++k) {
+        if (!t.observers[k]) t.observers[k] = make_object<Pmu>(&t.observer_memory[k]);
+        program_observer(*t.observers[k], k + 1, t.lp, now);
+    }
 }
 
 void ToolRuntime::release_pmu(ThreadContext& t) {
+    for (unsigned k = 0; k < Emulator::kMaxObservers; ++k) {
+        if (!t.observers[k]) continue;
+        t.observers[k]->~Pmu();
+        nb_host_free(t.observer_memory[k]);
+        t.observers[k] = nullptr;
+        t.observer_memory[k] = nullptr;
+    }
     if (!t.pmu) return;
     t.pmu->~Pmu();
     nb_host_free(t.pmu_memory);
@@ -474,7 +513,9 @@ void ToolRuntime::install(unsigned tid) {
     if (config_.cpu_wide) return;
     if (!t.pmu) start_fresh(t);
     emu_->attach_pmu(t.pmu);
+    attach_observers(t.observers);
     t.pmu->set_thread_active(t.lp, true, emu_->now());
+    for (unsigned k = 0; k < num_observers(); ++k) t.observers[k]->set_thread_active(t.lp, true, emu_->now());
 }
 
 void ToolRuntime::switch_thread(unsigned tid) {
@@ -492,9 +533,10 @@ void ToolRuntime::thread_exited(unsigned tid) {
     exited_instructions_ += t.instructions + count_;
     count_ = 0;
     if (program_ && !config_.cpu_wide)
-        read_events(emu_->pmu(), emu_->serialize(t.lp), t.lp, exited_values_, exited_unsupported_);
+        read_all_events(emu_->pmu(), t.observers, emu_->serialize(t.lp), t.lp, exited_values_, exited_unsupported_);
     if (!config_.cpu_wide) {
         emu_->attach_pmu(nullptr);
+        emu_->attach_observers(nullptr, 0);
         release_pmu(t);
     }
     t.live = false;
@@ -506,6 +548,7 @@ void ToolRuntime::fork_child(unsigned tid) {
     // (caches, TLBs, predictors) carries on from the parent's state, as the machine's would.
     rep_info_ = nullptr;
     emu_->attach_pmu(nullptr);
+    if (!config_.cpu_wide) emu_->attach_observers(nullptr, 0);
     for (unsigned i = 0; i < config_.max_threads; ++i) {
         release_pmu(threads_[i]);
         threads_[i].live = false;
@@ -527,6 +570,11 @@ void ToolRuntime::fork_child(unsigned tid) {
         pmu.close_until(now);
         pmu.set_thread_active(0, true, now);
         if (config_.hyper_threading) pmu.set_thread_active(1, true, now);
+        for (unsigned k = 0; k < num_observers(); ++k) {
+            program_observer(*observers_[k], k + 1, -1, now);
+            observers_[k]->set_thread_active(0, true, now);
+            if (config_.hyper_threading) observers_[k]->set_thread_active(1, true, now);
+        }
         emu_->pmu_reprogrammed();  // the tier follows the program the child starts with
     }
     install(tid);
@@ -540,12 +588,14 @@ int ToolRuntime::wrmsr(std::uint32_t msr, std::uint64_t value) {
     // A program that programs the PMU itself (PAPI on the emulator) shares it with netburst-run's events: once it
     // writes one of their registers, their counters no longer count them, and the report must not say they do.
     constexpr std::uint32_t kFirstCounter = 0x300;
+    // Only PMU 0 is the program's: the observers keep their events whatever it writes.
     if (program_ && !program_taken_) {
         for (unsigned i = 0; i < program_->num_writes[lp_]; ++i)
-            if (program_->writes[lp_][i].msr == msr) program_taken_ = true;
-        for (unsigned i = 0; i < program_->num_events; ++i)
-            if (program_->events[i].lp == lp_ && kFirstCounter + program_->events[i].counter == msr)
-                program_taken_ = true;
+            if (program_->writes[lp_][i].pmu == 0 && program_->writes[lp_][i].msr == msr) program_taken_ = true;
+        for (unsigned i = 0; i < program_->num_events; ++i) {
+            const ProgramEvent& e = program_->events[i];
+            if (e.pmu == 0 && e.lp == lp_ && kFirstCounter + e.counter == msr) program_taken_ = true;
+        }
     }
     return result_code(emu_->write_msr(lp_, msr, value));
 }
@@ -614,11 +664,12 @@ bool ToolRuntime::unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter
 
 // ---- Results -------------------------------------------------------------------------------------------------
 
-void ToolRuntime::read_events(Pmu& pmu, Cycle now, int lp, std::uint64_t* values, bool* unsupported_out) {
+void ToolRuntime::read_events(Pmu& pmu, unsigned index, Cycle now, int lp, std::uint64_t* values,
+                              bool* unsupported_out) {
     pmu.close_until(now);
     for (unsigned i = 0; i < program_->num_events; ++i) {
         const ProgramEvent& e = program_->events[i];
-        if (lp >= 0 && e.lp != lp) continue;
+        if (e.pmu != index || (lp >= 0 && e.lp != lp)) continue;
         std::uint64_t v = 0;
         pmu.read_pmc(e.lp, e.counter, &v, now);
         values[i] += v;
@@ -627,6 +678,13 @@ void ToolRuntime::read_events(Pmu& pmu, Cycle now, int lp, std::uint64_t* values
             if ((e.check_mask & counter_bit(c)) && unsupported(pmu, now, e.lp, c)) bad = true;
         if (bad) unsupported_out[i] = true;
     }
+}
+
+void ToolRuntime::read_all_events(Pmu& pmu, Pmu* const* observers, Cycle now, int lp, std::uint64_t* values,
+                                  bool* unsupported_out) {
+    read_events(pmu, 0, now, lp, values, unsupported_out);
+    for (unsigned k = 0; k < num_observers(); ++k)
+        if (observers[k]) read_events(*observers[k], k + 1, now, lp, values, unsupported_out);
 }
 
 void ToolRuntime::finish() {
@@ -658,13 +716,13 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
         if (config_.cpu_wide) {
             Cycle now = emu_->serialize(0);
             if (config_.hyper_threading) now = emu_->serialize(1);
-            read_events(emu_->pmu(), now, -1, values, bad);
+            read_all_events(emu_->pmu(), observers_, now, -1, values, bad);
         } else {
             for (unsigned tid = 0; tid < config_.max_threads; ++tid) {
                 ThreadContext& t = threads_[tid];
                 if (!t.live || !t.pmu) continue;
                 const Cycle now = tid == current_ ? emu_->serialize(t.lp) : t.switched_out;
-                read_events(*t.pmu, now, t.lp, values, bad);
+                read_all_events(*t.pmu, t.observers, now, t.lp, values, bad);
             }
         }
         r.num_events = program_->num_events;

@@ -62,6 +62,10 @@ struct ThreadContext {
     std::uint8_t lp = 0;
     Pmu* pmu = nullptr;          // the thread's own PMU (per-thread mode), made when it first runs
     void* pmu_memory = nullptr;  // the allocation behind it
+    // PMUs 1 and up of netburst-run's program, watching the same core (per-thread mode; ToolRuntime::observers_
+    // in CPU-wide mode). The program never reaches them.
+    Pmu* observers[Emulator::kMaxObservers] = {};
+    void* observer_memory[Emulator::kMaxObservers] = {};
     Cycle switched_out = 0;      // when it last stopped running
     std::uint64_t instructions = 0;
     std::uint64_t next_tick = 0;  // the thread's instruction count at which its next timer interrupt is due
@@ -111,9 +115,18 @@ private:
     void install(unsigned tid);
     void start_fresh(ThreadContext& t);
     void release_pmu(ThreadContext& t);
+    // Resets `pmu` to a fresh one programmed with the writes of program PMU `index` for logical processor lp
+    // (-1: both), counting from `now`.
+    void program_observer(Pmu& pmu, unsigned index, int lp, Cycle now);
+    void attach_observers(Pmu* const* observers);
+    unsigned num_observers() const { return program_ ? program_->num_pmus - 1 : 0; }
     void switch_out();
-    // Adds the values of the program's events on logical processor `lp` (both, for the CPU-wide PMU) to sums.
-    void read_events(Pmu& pmu, Cycle now, int lp, std::uint64_t* values, bool* unsupported);
+    // Adds the values of the program's events of PMU `index` on logical processor `lp` (both, for the CPU-wide
+    // PMU) to sums.
+    void read_events(Pmu& pmu, unsigned index, Cycle now, int lp, std::uint64_t* values, bool* unsupported);
+    // The same for a thread's (or the CPU-wide) PMU and its observers.
+    void read_all_events(Pmu& pmu, Pmu* const* observers, Cycle now, int lp, std::uint64_t* values,
+                         bool* unsupported);
     bool counts_kernel(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
     bool unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
     void flush_recording();
@@ -121,6 +134,8 @@ private:
     nb_rt_config config_{};
     Emulator* emu_ = nullptr;
     Pmu* fresh_pmu_ = nullptr;   // the PMU as reset() leaves it (with the program, CPU-wide): what a thread gets
+    Pmu* blank_pmu_ = nullptr;   // the PMU as reset() leaves it: what an observer starts from
+    Pmu* observers_[Emulator::kMaxObservers] = {};  // CPU-wide mode: PMUs 1 and up
     EventProgram* program_ = nullptr;
     bool program_taken_ = false;  // the program wrote a register of program_ (ProcessResults::pmu_taken)
     ThreadContext* threads_ = nullptr;

@@ -38,6 +38,32 @@ TEST(EventProgramFile, RoundTrips) {
     EXPECT_EQ(format_event_program(p, text, 20), 0u);
 }
 
+// Events that need more than one PMU: each write and event keeps its PMU through a `pmu N` line.
+TEST(EventProgramFile, SeveralPmusRoundTrip) {
+    EventProgram p;
+    p.num_pmus = 3;
+    p.writes[0][p.num_writes[0]++] = ProgramWrite{0x3b8, 1, 0};
+    p.writes[0][p.num_writes[0]++] = ProgramWrite{0x3b8, 2, 2};
+    p.writes[0][p.num_writes[0]++] = ProgramWrite{0x3b9, 3, 1};
+    p.events[p.num_events++] = ProgramEvent{0, 0, 12, 0, 2};
+    p.events[p.num_events++] = ProgramEvent{1, 0, 12, 0, 0};
+    char text[4096];
+    const std::size_t n = format_event_program(p, text, sizeof text);
+    ASSERT_GT(n, 0u);
+    EXPECT_NE(std::string(text).find("pmu 2\n"), std::string::npos) << text;
+    EventProgram q;
+    unsigned line = 0;
+    ASSERT_EQ(parse_event_program(text, n, &q, &line), nullptr) << text;
+    EXPECT_EQ(q.num_pmus, 3u);
+    ASSERT_EQ(q.num_writes[0], 3u);
+    for (unsigned i = 0; i < 3; ++i)  // written PMU by PMU: the values 1, 3, 2 belong to PMUs 0, 1, 2
+        EXPECT_EQ(q.writes[0][i].pmu, q.writes[0][i].value == 1 ? 0 : q.writes[0][i].value == 3 ? 1 : 2);
+    ASSERT_EQ(q.num_events, 2u);
+    EXPECT_EQ(q.events[0].pmu + q.events[1].pmu, 2);  // one on PMU 0, one on PMU 2, in either order
+    const std::string too_many = "netburst-program 1\npmu 32\n";
+    EXPECT_NE(parse_event_program(too_many.data(), too_many.size(), &q, &line), nullptr);
+}
+
 TEST(EventProgramFile, ErrorsNameTheLine) {
     EventProgram q;
     unsigned line = 0;

@@ -1,6 +1,8 @@
 /* Runs under netburst-run for the tests in netburst_run_test.cpp:
  *   guest_loops KIND N     runs one loop of asm/loops.S N times (int, branches, loads, stores, x87, sse_sd,
  *                          sse_ss, sse_pd, sse_ps, mmx, simd_int) and exits 0
+ *   guest_loops mix N      the x87 and the four SSE loops N times each, then one load from every 64-byte line of
+ *                          4 MB (misses in the L1 and the L2): work for every FP metric and both load-miss metrics
  *   guest_loops syscalls N makes N getppid() system calls
  *   guest_loops query      prints what each MSR-channel call returns (natively: NB_NOT_EMULATED, 3)
  *   guest_loops exit N     exits with status N */
@@ -44,6 +46,18 @@ int main(int argc, char** argv) {
     }
     const uint64_t n = strtoull(argv[2], NULL, 10);
     if (!strcmp(argv[1], "exit")) return (int)n;
+    if (!strcmp(argv[1], "mix")) {
+        const uint64_t none[12] = {NB_REQ_COUNTER_STATUS, 0, 0, 0, 0, 0, NB_REQ_COUNTER_STATUS, 0, 0, 0, 0, 0};
+        const loop_fn fp[] = {nb_loop_x87, nb_loop_sse_sd, nb_loop_sse_ss, nb_loop_sse_pd, nb_loop_sse_ps};
+        for (size_t i = 0; i < sizeof fp / sizeof fp[0]; i++)
+            if (fp[i](n, buffer, none) != n) return 1;
+        const size_t words = 4u << 20 >> 3;
+        volatile uint64_t* big = calloc(words, sizeof *big);
+        if (!big) return 1;
+        uint64_t sum = 0;
+        for (size_t i = 0; i < words; i += 8) sum += big[i];
+        return sum == 0 ? 0 : 1;
+    }
     if (!strcmp(argv[1], "syscalls")) {
         for (uint64_t i = 0; i < n; i++) syscall(SYS_getppid);
         return 0;

@@ -111,8 +111,7 @@ private:
         const EventDef* event = find_event(base.data(), base.size());
         if (!event) {
             std::string msg = "unknown event " + quote(base);
-            const auto near = nearest_names(std::string(base), all_base_names());
-            if (!near.empty()) msg += "; did you mean " + list_names(near) + "?";
+            msg += did_you_mean(std::string(base), all_base_names());
             msg += " (netburst-events lists them all)";
             return bad(msg);
         }
@@ -233,8 +232,7 @@ private:
 
     Error unknown_mask(std::string_view name, const std::vector<std::string>& candidates, const char* owner) {
         std::string msg = "unknown mask " + quote(name) + " for " + owner;
-        const auto near = nearest_names(std::string(name), candidates);
-        if (!near.empty()) msg += "; did you mean " + list_names(near) + "?";
+        msg += did_you_mean(std::string(name), candidates);
         msg += " Valid masks: " + list_names(candidates) + ".";
         return bad(msg);
     }

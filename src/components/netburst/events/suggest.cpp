@@ -66,6 +66,11 @@ std::string join_with(const std::vector<std::string>& names, const char* last_se
 }  // namespace
 
 std::string join_alternatives(const std::vector<std::string>& names) { return join_with(names, " or "); }
+
+std::string did_you_mean(const std::string& wanted, const std::vector<std::string>& candidates) {
+    const std::vector<std::string> near = nearest_names(wanted, candidates);
+    return near.empty() ? "" : "; did you mean " + join_alternatives(near) + "?";
+}
 std::string join_all(const std::vector<std::string>& names) { return join_with(names, " and "); }
 
 }  // namespace netburst

@@ -14,6 +14,10 @@ unsigned edit_distance(const std::string& a, const std::string& b);
 std::vector<std::string> nearest_names(const std::string& wanted, const std::vector<std::string>& candidates,
                                        unsigned limit = 3);
 
+// "; did you mean a, b or c?" for the nearest candidates, or "" when none is near: the one wording of every
+// unknown-name message (events, masks, presets).
+std::string did_you_mean(const std::string& wanted, const std::vector<std::string>& candidates);
+
 // "a, b or c" and "a, b and c"
 std::string join_alternatives(const std::vector<std::string>& names);
 std::string join_all(const std::vector<std::string>& names);
