@@ -4,6 +4,7 @@
 # Runs apt-get as root, or through sudo; does nothing when everything is present.
 # The PAPI build needs dpkg-dev (dpkg-source, for apt-get source papi), gfortran (PAPI's Fortran tests and ours)
 # and valgrind (valgrind/valgrind.h, the client requests the component reaches the emulator with).
+# scripts/invariance.sh runs gzip and bzip2 under the emulator.
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev libhwloc-dev nlohmann-json3-dev help2man
   clang libclang-rt-14-dev
   dpkg-dev gfortran valgrind
+  gzip bzip2
 )
 
 missing=()
