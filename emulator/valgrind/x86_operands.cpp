@@ -561,8 +561,8 @@ X86Operands x86_operands(const X86Decoded& d, X86OperandOptions options) {
         if (map1_integer(b, out)) return out;
         return simd_operands(b, options);
     }
-    default:  // 0F38 and 0F3A: SSSE3 and SSE4, which no Pentium 4 has
-        return X86Operands{};
+    default:  // 0F38 and 0F3A: SSSE3 and SSE4, which no Pentium 4 has; a few the host's C library runs
+        return simd_operands(b, options);
     }
 }
 

@@ -184,6 +184,33 @@ X86Operands legacy(Builder& b, X86OperandOptions options) {
     return b.result();
 }
 
+// The few SSSE3 and SSE4.2 forms the host's C library runs (string functions) when the guest sees the host's CPUID.
+X86Operands legacy_0f38_0f3a(Builder& b) {
+    const X86Decoded& d = b.d();
+    const File vf = d.pp == Pp::P66 ? X : M;
+    if (d.map == 2 && d.op == 0x00 && (d.pp == Pp::None || d.pp == Pp::P66)) {  // pshufb
+        rmw(b, vf);
+    } else if (d.map == 3 && d.op == 0x0F && (d.pp == Pp::None || d.pp == Pp::P66)) {  // palignr
+        rmw(b, vf);
+    } else if (d.map == 2 && d.op == 0x17 && d.pp == Pp::P66) {  // ptest
+        b.read_E(X);
+        b.read_G(X);
+        b.write_flags();
+    } else if (d.map == 3 && d.op >= 0x60 && d.op <= 0x63 && d.pp == Pp::P66) {
+        // pcmpestrm, pcmpestri, pcmpistrm, pcmpistri: explicit lengths in rax and rdx for the "e" forms; the
+        // index goes to ecx, the mask to xmm0
+        b.read_E(X);
+        b.read_G(X);
+        if (d.op <= 0x61) b.read_gprs(reg_gpr(kRax) | reg_gpr(kRdx));
+        if (d.op & 1) b.write_gpr(kRcx, 4);
+        else b.write_xmm(0);
+        b.write_flags();
+    } else {
+        return b.unknown();
+    }
+    return b.result();
+}
+
 // VEX-encoded instructions (AVX, AVX2, BMI1/2): no Pentium 4 runs them, but the host's C library does when the
 // guest sees the host's CPUID. The common forms only; the rest fall back to the IR. A VEX destination register is
 // written whole (the upper part zeroed), so it is read only when it is also a source.
@@ -336,7 +363,8 @@ X86Operands vex(Builder& b) {
 }  // namespace
 
 X86Operands simd_operands(Builder& b, X86OperandOptions options) {
-    return b.d().vex ? vex(b) : legacy(b, options);
+    if (b.d().vex) return vex(b);
+    return b.d().map == 1 ? legacy(b, options) : legacy_0f38_0f3a(b);
 }
 
 }  // namespace netburst::emu::x86ops

@@ -169,6 +169,8 @@ const Encoding kEncodings[] = {
     {"vpmovmskb %ymm1, %eax", {0xc5, 0xfd, 0xd7, 0xc1}, "xmm1", "rax"},
     {"vzeroupper", {0xc5, 0xf8, 0x77}, "", "xmm0 xmm1 xmm2 xmm3 xmm4 xmm5 xmm6 xmm7 xmm8 xmm9 xmm10 xmm11 xmm12 xmm13 xmm14 xmm15"},
     {"shlx %rcx, %rdi, %rax", {0xc4, 0xe2, 0xf1, 0xf7, 0xc7}, "rcx rdi", "rax"},
+    {"pshufb %xmm1, %xmm0", {0x66, 0x0f, 0x38, 0x00, 0xc1}, "xmm0 xmm1", "xmm0"},
+    {"pcmpistri $0x3a, (%rdi), %xmm1", {0x66, 0x0f, 0x3a, 0x63, 0x0f, 0x3a}, "rdi xmm1", "rcx flags"},
 };
 
 RegMask mask_of(const std::string& names) {
@@ -233,8 +235,8 @@ TEST(X86Operands, PrescottZeroIdioms) {
 // Encodings the decoder does not know are reported as unknown, so that the tool falls back to the IR.
 TEST(X86Operands, UnknownEncodings) {
     const std::vector<std::vector<std::uint8_t>> unknown = {
-        {0x66, 0x0f, 0x38, 0x00, 0xc1},        // pshufb %xmm1, %xmm0 (SSSE3)
-        {0x66, 0x0f, 0x3a, 0x0f, 0xc1, 0x08},  // palignr (SSSE3)
+        {0x66, 0x0f, 0x38, 0x41, 0xc1},        // phminposuw %xmm1, %xmm0 (SSE4.1)
+        {0x66, 0x0f, 0x3a, 0x44, 0xc1, 0x00},  // pclmulqdq
         {0xcd, 0x80},                          // int $0x80
         {0x62, 0xf1, 0x7d, 0x48, 0xef, 0xc0},  // vpxord (EVEX)
         {0x48},                                // a lone prefix
