@@ -184,7 +184,7 @@ X86Operands legacy(Builder& b, X86OperandOptions options) {
     return b.result();
 }
 
-// The few SSSE3 and SSE4.2 forms the host's C library runs (string functions) when the guest sees the host's CPUID.
+// The few SSSE3, SSE4.2 and movbe forms the host's C library runs (string functions) when the guest sees the host's CPUID.
 X86Operands legacy_0f38_0f3a(Builder& b) {
     const X86Decoded& d = b.d();
     const File vf = d.pp == Pp::P66 ? X : M;
@@ -192,6 +192,11 @@ X86Operands legacy_0f38_0f3a(Builder& b) {
         rmw(b, vf);
     } else if (d.map == 3 && d.op == 0x0F && (d.pp == Pp::None || d.pp == Pp::P66)) {  // palignr
         rmw(b, vf);
+    } else if (d.map == 2 && (d.op == 0xF0 || d.op == 0xF1) && d.mem && d.pp != Pp::F2 && d.pp != Pp::F3) {
+        if (d.op == 0xF0) b.read_E(G);                                     // movbe r, m
+        else b.read_G(G, b.opsize());                                      // movbe m, r
+        if (d.op == 0xF0) b.write_G(G, b.opsize());
+        else b.write_E(G, b.opsize());
     } else if (d.map == 2 && d.op == 0x17 && d.pp == Pp::P66) {  // ptest
         b.read_E(X);
         b.read_G(X);
