@@ -5,6 +5,7 @@
 # The PAPI build needs dpkg-dev (dpkg-source, for apt-get source papi), gfortran (PAPI's Fortran tests and ours)
 # and valgrind (valgrind/valgrind.h, the client requests the component reaches the emulator with).
 # openmpi-bin and libopenmpi-dev build and launch the MPI example (examples/stencil.c, doc/mpi.md).
+# scripts/invariance.sh runs gzip and bzip2 under the emulator.
 set -euo pipefail
 
 packages=(
@@ -13,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev
   dpkg-dev gfortran valgrind
   openmpi-bin libopenmpi-dev
+  gzip bzip2
 )
 
 missing=()

@@ -20,6 +20,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "libvex_guest_amd64.h"
 
@@ -54,6 +55,7 @@ typedef struct {
 
 static VgHashTable* nb_blocks;
 static ULong nb_stat_translations, nb_stat_unknown, nb_stat_folded_branches;
+static ULong nb_stat_decoded, nb_stat_ir_reads, nb_stat_write_disagreements;
 
 void nb_instrument_init(void) { nb_blocks = VG_(HT_construct)("netburst.blocks"); }
 
@@ -69,6 +71,9 @@ void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents) {
 void nb_instrument_stats(void) {
     VG_(umsg)("netburst: %llu translations, %llu instructions of unknown encoding, %llu folded branches\n",
               nb_stat_translations, nb_stat_unknown, nb_stat_folded_branches);
+    VG_(umsg)("netburst: register reads of %llu translated instructions from their bytes, %llu from the IR (an "
+              "encoding the operand decoder does not know); writes that the bytes and the IR disagree on: %llu\n",
+              nb_stat_decoded, nb_stat_ir_reads, nb_stat_write_disagreements);
 }
 
 /* ---- Analysis ------------------------------------------------------------------------------------------------ */
@@ -301,6 +306,36 @@ static Bool is_completing_exit(const Insn* in, IRStmt* st) {
            st->Ist.Exit.dst->Ico.U64 == in->d.pc + in->d.length;
 }
 
+static void show_encoding(const HChar* what, const Insn* in, const UChar* bytes, UInt len, ULong bytes_say,
+                          ULong ir_says) {
+    HChar hex[3 * 16 + 1];
+    for (UInt k = 0; k < len && k < 16; k++) VG_(sprintf)(hex + 3 * k, "%02x ", bytes[k]);
+    hex[3 * (len < 16 ? len : 16)] = 0;
+    VG_(umsg)("netburst: %s: %#llx: %s(bytes %#llx, IR %#llx)\n", what, (ULong)in->d.pc, hex, bytes_say, ir_says);
+}
+
+/* An instruction's register reads come from its bytes (x86_operands.h) whenever the operand decoder knows the
+ * encoding: the IR's GETs cannot give them, because VEX's minimal optimisation, which runs even at level 0,
+ * replaces a GET by a temporary an earlier instruction of the superblock defined, or by a constant, so a read
+ * seen in the IR depends on where the block was cut. The IR-derived reads (scan_expr) remain for the encodings
+ * the decoder does not know. Writes and memory accesses stay the IR's: at level 0 every PUT and load is kept.
+ * Where the decoder has an idea of the writes too, a disagreement is counted for -v -v (and shown with -v -v -v). */
+static void take_reads_from_bytes(Insn* in, const UChar* bytes, UInt len) {
+    struct nb_x86_operands ops;
+    nb_operands(bytes, len, nb_clo.model >= 3, &ops);
+    if (!ops.known) {
+        nb_stat_ir_reads++;
+        if (VG_(clo_verbosity) > 2) show_encoding("reads from the IR", in, bytes, len, 0, 0);
+        return;
+    }
+    nb_stat_decoded++;
+    in->d.reads = ops.reads;
+    if (ops.writes != in->d.writes) {
+        nb_stat_write_disagreements++;
+        if (VG_(clo_verbosity) > 2) show_encoding("writes differ", in, bytes, len, ops.writes, in->d.writes);
+    }
+}
+
 /* Which exits of an instruction are its own (the branch, or the rep termination and continuation). */
 static Bool is_relevant_exit(const Insn* in, IRStmt* st, Int nth_boring) {
     return st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_Boring && nth_boring < in->relevant_exits;
@@ -324,6 +359,7 @@ static void analyse(Scan* s, IRSB* sb) {
         s->cur = i;
         for (Int j = in->first + 1; j < in->end; j++) scan_stmt(s, sb, sb->stmts[j]);
         if (in->kind == NB_CLASS_INT_DIV) in->faultable = True;  /* #DE */
+        if (in->recorded) take_reads_from_bytes(in, (const UChar*)pc, len);
     }
     /* Branch outcomes that the IR fixes, and the block's end. */
     Int last = s->n - 1;

@@ -125,6 +125,12 @@ struct nb_x86_class {
     uint8_t special;     /* Valgrind's client-request sequence: not guest work */
 };
 void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out);
+/* The registers an instruction reads and writes, from its bytes (emulator/valgrind/x86_operands.h). */
+struct nb_x86_operands {
+    uint64_t reads, writes;  /* RegMask bits */
+    uint8_t known;           /* 0: an encoding the operand decoder does not know */
+};
+void nb_operands(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_operands* out);
 /* The RegMask bits (emulator/model/instruction.h) for the flags, the x87 stack, a general register and an xmm. */
 uint64_t nb_reg_flags(void);
 uint64_t nb_reg_x87(void);

@@ -119,7 +119,6 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
         t.ran = false;
         t.instructions = 0;
         t.next_tick = config_.timer_tick;
-        t.ticks_due = 0;
         t.lp = config_.hyper_threading ? static_cast<std::uint8_t>((tid - 1) & 1) : 0;
     }
     return t;
@@ -143,17 +142,20 @@ void ToolRuntime::flush_recording() {
 }
 
 void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
-    // Timer interrupts fall due inside a batch and are taken between batches: before the first instruction of the
-    // next one, which is where the interrupt returns to (doc/emulator-kernel-model.md, "Timer interrupts").
-    if (current_ != 0 && threads_[current_].ticks_due != 0 && p < end && rep_info_ == nullptr)
-        take_timer_interrupts(reinterpret_cast<const InsnInfo*>(*p & ~std::uint64_t{7})->tmpl.pc);
+    // A timer interrupt is taken when the thread's instruction count reaches the tick, before the next instruction
+    // (doc/emulator-kernel-model.md, "Timer interrupts"): where the batches end, which depends on how Valgrind cut
+    // the code into blocks, does not matter.
+    tick_at_ = ~std::uint64_t{0};
+    if (config_.timer_tick != 0 && current_ != 0) {
+        const ThreadContext& t = threads_[current_];
+        tick_at_ = t.next_tick > t.instructions ? t.next_tick - t.instructions : 0;
+    }
     // The tier cannot change while a batch is consumed (only MSR accesses change it), so the commonest case, the
     // functional tier without --record, gets a loop of its own.
     if (emu_->timing() || record_)
         consume_loop<false>(p, end);
     else
         consume_loop<true>(p, end);
-    if (config_.timer_tick != 0 && current_ != 0) note_ticks_due();
 }
 
 namespace {
@@ -221,17 +223,28 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
             if (record_) record(insn);
         }
     };
+    // The timer interrupt due before the instruction at `pc`, if the thread's count has reached the tick (a rep
+    // instruction still collecting its iterations is not interrupted: it counts when it ends).
+    const auto tick_point = [&](std::uint64_t pc) __attribute__((always_inline)) {
+        if (__builtin_expect(count_ + executed >= tick_at_, 0) && rep_info_ == nullptr) {
+            count_ += executed;
+            executed = 0;
+            take_timer_interrupt(pc);
+        }
+    };
     while (p < end) {
         const std::uint64_t word = *p++;
         auto* info = reinterpret_cast<InsnInfo*>(word & ~std::uint64_t{7});
         const unsigned bits = static_cast<unsigned>(word & NB_EXIT_BITS);
         if (__builtin_expect(rep_info_ != nullptr, 0) && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
+        tick_point(info->tmpl.pc);
         Instruction& insn = info->tmpl;
         insn.thread = lp;
         if constexpr (kQuietFunctional) {
-            // The run of records from here to the translation's first exit, as one unit when all of it came.
+            // The run of records from here to the translation's first exit, as one unit when all of it came and
+            // no tick falls inside it.
             if (__builtin_expect(!info->run_looked_up, 0)) look_up_run(info);
-            if (info->run_plan != nullptr) {
+            if (info->run_plan != nullptr && count_ + executed + info->run_members <= tick_at_) {
                 const std::uint64_t* q = take_run(info, bits, p, end);
                 if (__builtin_expect(q != nullptr, 1)) {
                     run_group(emu, lp, insn.cpl, *info->run_plan, info);
@@ -264,8 +277,8 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
             InsnInfo& last = info[n - 1];
             if (last.branch_mode == NB_BR_EXIT_TAKEN || last.branch_mode == NB_BR_EXIT_NOT_TAKEN)
                 last.tmpl.taken = ((bits ^ (last.invert ? 1u : 0u)) & 1u) != 0;
-            executed += n;
-            // One by one.
+            ++executed;
+            // One by one (a tick may fall between two of them).
             if (!complete)
                 execute(without_absent_accesses(insn, info->mem_words));
             else if (info->plan != nullptr)
@@ -274,6 +287,8 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
                 execute(insn);
             for (unsigned k = 1; k < n; ++k) {
                 Instruction& member = info[k].tmpl;
+                tick_point(member.pc);
+                ++executed;
                 member.thread = lp;
                 if (info[k].plan != nullptr)
                     run(member, *info[k].plan);
@@ -407,23 +422,14 @@ void ToolRuntime::run_path(KernelPath& path, std::uint64_t return_address) {
     }
 }
 
-// The thread's timer interrupts that fell due by its instruction count (a tick every config_.timer_tick of its
-// instructions; the kernel's own instructions do not advance it).
-void ToolRuntime::note_ticks_due() {
+// The timer interrupt that fell due by the thread's instruction count (a tick every config_.timer_tick of its
+// instructions; the kernel's own instructions do not advance it), returning to `return_address`.
+void ToolRuntime::take_timer_interrupt(std::uint64_t return_address) {
     ThreadContext& t = threads_[current_];
-    const std::uint64_t done = t.instructions + count_;
-    while (done >= t.next_tick) {
-        ++t.ticks_due;
-        t.next_tick += config_.timer_tick;
-    }
-}
-
-void ToolRuntime::take_timer_interrupts(std::uint64_t return_address) {
-    ThreadContext& t = threads_[current_];
-    for (; t.ticks_due != 0; --t.ticks_due) {
-        ++timer_interrupts_;
-        run_path(interrupt_[lp_], return_address);
-    }
+    t.next_tick += config_.timer_tick;
+    tick_at_ = t.next_tick - t.instructions;
+    ++timer_interrupts_;
+    run_path(interrupt_[lp_], return_address);
 }
 
 std::uint64_t ToolRuntime::instructions() const {

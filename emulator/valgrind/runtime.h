@@ -69,7 +69,6 @@ struct ThreadContext {
     Cycle switched_out = 0;      // when it last stopped running
     std::uint64_t instructions = 0;
     std::uint64_t next_tick = 0;  // the thread's instruction count at which its next timer interrupt is due
-    std::uint32_t ticks_due = 0;  // timer interrupts due and not yet taken (taken before the next batch)
 };
 
 class ToolRuntime {
@@ -110,8 +109,7 @@ private:
     void finish_rep();
     void run_kernel_path(std::uint64_t return_address);
     void run_path(KernelPath& path, std::uint64_t return_address);
-    void note_ticks_due();
-    void take_timer_interrupts(std::uint64_t return_address);
+    void take_timer_interrupt(std::uint64_t return_address);
     void install(unsigned tid);
     void start_fresh(ThreadContext& t);
     void release_pmu(ThreadContext& t);
@@ -142,6 +140,8 @@ private:
     unsigned current_ = 0;       // the thread whose PMU is installed (0: none)
     std::uint8_t lp_ = 0;        // its logical processor
     std::uint64_t count_ = 0;    // instructions of the current thread since it was installed
+    // The value of count_ at which the current thread's next timer interrupt is due (no tick: never).
+    std::uint64_t tick_at_ = ~std::uint64_t{0};
 
     // A rep-prefixed string instruction whose iterations are still arriving (one record per iteration).
     const InsnInfo* rep_info_ = nullptr;

@@ -4,6 +4,7 @@
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/runtime.h"
 #include "emulator/valgrind/x86_classify.h"
+#include "emulator/valgrind/x86_operands.h"
 
 using netburst::emu::Instruction;
 using netburst::emu::InsnClass;
@@ -134,6 +135,15 @@ void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out
     out->rep_mode = !c.rep ? NB_REP_NONE : (c.compares ? NB_REP_COND : NB_REP_PLAIN);
     out->has_rel = c.has_rel ? 1 : 0;
     out->rel = c.rel;
+}
+
+void nb_operands(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_operands* out) {
+    netburst::emu::X86OperandOptions options;
+    options.prescott_idioms = prescott_idioms != 0;
+    const netburst::emu::X86Operands o = netburst::emu::x86_operands(bytes, length, options);
+    out->known = o.known ? 1 : 0;
+    out->reads = o.reads;
+    out->writes = o.writes;
 }
 
 uint64_t nb_reg_flags(void) { return netburst::emu::kRegFlags; }

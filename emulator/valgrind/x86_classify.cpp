@@ -6,47 +6,11 @@ namespace {
 
 using C = InsnClass;
 
-// The SSE "mandatory prefix" that selects among the PS, PD, SS and SD forms of a 0F-map opcode (VEX.pp and
-// EVEX.pp encode the same four choices).
-enum class Pp : std::uint8_t { None, P66, F3, F2 };
-
-struct Decoder {
-    const std::uint8_t* b;
-    unsigned len;
-    unsigned pos = 0;
-
-    bool more() const { return pos < len; }
-    std::uint8_t peek(unsigned ahead = 0) const { return pos + ahead < len ? b[pos + ahead] : 0; }
-    std::uint8_t next() { return pos < len ? b[pos++] : 0; }
-};
-
-// Which one-byte opcodes carry a ModRM byte (the VEX/EVEX escapes C4, C5 and 62 are decoded before this is asked).
-bool map0_has_modrm(std::uint8_t op) {
-    if (op < 0x40) return (op & 7) < 4;  // the eight ALU rows: xx0-xx3 are r/m forms
-    switch (op) {
-    case 0x63: case 0x69: case 0x6B: case 0xC0: case 0xC1: case 0xC6: case 0xC7:
-    case 0xD0: case 0xD1: case 0xD2: case 0xD3: case 0xF6: case 0xF7: case 0xFE: case 0xFF:
-        return true;
-    default:
-        return (op >= 0x80 && op <= 0x8F) || (op >= 0xD8 && op <= 0xDF);
-    }
-}
-
-bool map1_has_modrm(std::uint8_t op) {
-    switch (op) {
-    case 0x05: case 0x06: case 0x07: case 0x08: case 0x09: case 0x0B: case 0x0E: case 0x77:
-    case 0xA0: case 0xA1: case 0xA2: case 0xA8: case 0xA9: case 0xAA:
-        return false;
-    default:
-        return !(op >= 0x30 && op <= 0x37) && !(op >= 0x80 && op <= 0x8F) && !(op >= 0xC8 && op <= 0xCF);
-    }
-}
-
-std::int32_t read_rel(const Decoder& d, unsigned size) {
+std::int32_t read_rel(const X86Decoded& d, unsigned size) {
     // A direct branch's displacement is the instruction's last `size` bytes.
-    if (d.len < size) return 0;
+    if (d.length < size) return 0;
     std::uint32_t v = 0;
-    for (unsigned k = 0; k < size; ++k) v |= static_cast<std::uint32_t>(d.b[d.len - size + k]) << (8 * k);
+    for (unsigned k = 0; k < size; ++k) v |= static_cast<std::uint32_t>(d.bytes[d.length - size + k]) << (8 * k);
     if (size == 1) return static_cast<std::int8_t>(v);
     if (size == 2) return static_cast<std::int16_t>(v);
     return static_cast<std::int32_t>(v);
@@ -111,18 +75,8 @@ C classify_x87(std::uint8_t op, std::uint8_t modrm, bool mem) {
     }
 }
 
-struct Ctx {
-    Pp pp = Pp::None;
-    bool vex = false;  // VEX or EVEX encoded (AVX): the integer forms are 128/256-bit
-    bool lock = false;
-    bool rep = false;  // F3 or F2 seen
-    bool mem = false;
-    std::uint8_t reg = 0;  // ModRM.reg (the /digit)
-    std::uint8_t modrm = 0;
-};
-
 // The one-byte map.
-X86Class classify_map0(std::uint8_t op, const Ctx& c, const Decoder& d) {
+X86Class classify_map0(std::uint8_t op, const X86Decoded& c) {
     X86Class r;
     if (op < 0x40) {
         r.known = (op & 7) < 6;  // the rest are invalid in 64-bit mode
@@ -132,7 +86,7 @@ X86Class classify_map0(std::uint8_t op, const Ctx& c, const Decoder& d) {
     if (op >= 0x70 && op <= 0x7F) {
         r.cls = C::CondBranch;
         r.has_rel = true;
-        r.rel = read_rel(d, 1);
+        r.rel = read_rel(c, 1);
         return r;
     }
     if (op >= 0x80 && op <= 0x8B) {                                // group 1, test, xchg, mov
@@ -187,17 +141,17 @@ X86Class classify_map0(std::uint8_t op, const Ctx& c, const Decoder& d) {
     case 0xE0: case 0xE1: case 0xE2: case 0xE3:
         r.cls = C::CondBranch;                                     // loopne, loope, loop, jrcxz
         r.has_rel = true;
-        r.rel = read_rel(d, 1);
+        r.rel = read_rel(c, 1);
         return r;
     case 0xE8:
         r.cls = C::DirectCall;
         r.has_rel = true;
-        r.rel = read_rel(d, 4);
+        r.rel = read_rel(c, 4);
         return r;
     case 0xE9: case 0xEB:
         r.cls = C::DirectJump;
         r.has_rel = true;
-        r.rel = read_rel(d, op == 0xEB ? 1 : 4);
+        r.rel = read_rel(c, op == 0xEB ? 1 : 4);
         return r;
     case 0xF4:
         r.cls = C::Halt;
@@ -224,13 +178,13 @@ X86Class classify_map0(std::uint8_t op, const Ctx& c, const Decoder& d) {
 }
 
 // The 0F map (also VEX/EVEX map 1).
-X86Class classify_map1(std::uint8_t op, const Ctx& c, const Decoder& d) {
+X86Class classify_map1(std::uint8_t op, const X86Decoded& c) {
     X86Class r;
     const Pp pp = c.pp;
     if (op >= 0x80 && op <= 0x8F) {
         r.cls = C::CondBranch;
         r.has_rel = true;
-        r.rel = read_rel(d, 4);
+        r.rel = read_rel(c, 4);
         return r;
     }
     if ((op >= 0x40 && op <= 0x4F) || (op >= 0x90 && op <= 0x9F) || (op >= 0xC8 && op <= 0xCF)) return r;  // cmovcc, setcc, bswap
@@ -330,7 +284,7 @@ X86Class classify_map1(std::uint8_t op, const Ctx& c, const Decoder& d) {
 }
 
 // The 0F38 map (SSSE3, SSE4.1/4.2, and AVX forms).
-X86Class classify_map2(std::uint8_t op, const Ctx& c) {
+X86Class classify_map2(std::uint8_t op, const X86Decoded& c) {
     X86Class r;
     if (op == 0xF0 || op == 0xF1) {                                // movbe, crc32
         if (c.pp == Pp::F2 || !c.vex) return r;
@@ -360,7 +314,7 @@ X86Class classify_map2(std::uint8_t op, const Ctx& c) {
 }
 
 // The 0F3A map.
-X86Class classify_map3(std::uint8_t op, const Ctx& c) {
+X86Class classify_map3(std::uint8_t op, const X86Decoded& c) {
     X86Class r;
     switch (op) {
     case 0x08: case 0x0C: case 0x40:                               // roundps, blendps, dpps
@@ -387,99 +341,28 @@ X86Class classify_map3(std::uint8_t op, const Ctx& c) {
     }
 }
 
-Pp pp_from_bits(unsigned bits) {
-    static constexpr Pp kPp[4] = {Pp::None, Pp::P66, Pp::F3, Pp::F2};
-    return kPp[bits & 3];
-}
-
 }  // namespace
 
 X86Class classify_x86(const std::uint8_t* bytes, unsigned length) {
-    Decoder d{bytes, length > 15 ? 15u : length};
-    Ctx c;
-    bool op66 = false;
-    Pp rep_prefix = Pp::None;
-    // Legacy prefixes, then REX (which only counts when it comes last).
-    for (;;) {
-        const std::uint8_t p = d.peek();
-        if (!d.more()) break;
-        if (p == 0xF0) c.lock = true;
-        else if (p == 0xF2 || p == 0xF3) rep_prefix = p == 0xF2 ? Pp::F2 : Pp::F3;
-        else if (p == 0x66) op66 = true;
-        else if (p == 0x2E || p == 0x36 || p == 0x3E || p == 0x26 || p == 0x64 || p == 0x65 || p == 0x67) {
-        } else if (p >= 0x40 && p <= 0x4F) {
-            // REX: only the operand size and register numbers change, which the IR already tells us.
-        } else break;
-        d.next();
-    }
-    c.rep = rep_prefix != Pp::None;
-    // F2/F3 take precedence over 66 as the mandatory prefix of SSE forms.
-    c.pp = rep_prefix != Pp::None ? rep_prefix : (op66 ? Pp::P66 : Pp::None);
-
+    const X86Decoded d = decode_x86(bytes, length);
     X86Class r;
-    if (!d.more()) {
+    if (!d.has_opcode) {
         r.known = false;
         return r;
     }
-    std::uint8_t op = d.next();
-    unsigned map = 0;
-    if (op == 0xC4 || op == 0xC5 || op == 0x62) {
-        // VEX (C5: 2 bytes, map 0F; C4: 3 bytes, map in mmmmm) or EVEX (62: 4 bytes, map in mm). In 64-bit mode
-        // these bytes are always escapes.
-        c.vex = true;
-        if (op == 0xC5) {
-            const std::uint8_t p1 = d.next();
-            map = 1;
-            c.pp = pp_from_bits(p1);
-        } else if (op == 0xC4) {
-            const std::uint8_t p1 = d.next();
-            const std::uint8_t p2 = d.next();
-            map = p1 & 0x1F;
-            c.pp = pp_from_bits(p2);
-        } else {
-            const std::uint8_t p1 = d.next();
-            const std::uint8_t p2 = d.next();
-            d.next();
-            map = p1 & 0x07;
-            c.pp = pp_from_bits(p2);
-        }
-        op = d.next();
-        if (!(map == 1 && op == 0x77)) {  // vzeroupper/vzeroall have no ModRM
-            c.modrm = d.next();
-            c.mem = (c.modrm >> 6) != 3;
-            c.reg = (c.modrm >> 3) & 7;
-        }
-    } else if (op == 0x0F) {
-        op = d.next();
-        map = 1;
-        if (op == 0x38 || op == 0x3A) {
-            map = op == 0x38 ? 2 : 3;
-            op = d.next();
-        }
-        if (map != 1 || map1_has_modrm(op)) {
-            c.modrm = d.next();
-            c.mem = (c.modrm >> 6) != 3;
-            c.reg = (c.modrm >> 3) & 7;
-        }
-    } else if (map0_has_modrm(op)) {
-        c.modrm = d.next();
-        c.mem = (c.modrm >> 6) != 3;
-        c.reg = (c.modrm >> 3) & 7;
-    }
-
-    switch (map) {
-    case 0: r = classify_map0(op, c, d); break;
-    case 1: r = classify_map1(op, c, d); break;
-    case 2: r = classify_map2(op, c); break;
-    case 3: r = classify_map3(op, c); break;
+    switch (d.map) {
+    case 0: r = classify_map0(d.op, d); break;
+    case 1: r = classify_map1(d.op, d); break;
+    case 2: r = classify_map2(d.op, d); break;
+    case 3: r = classify_map3(d.op, d); break;
     default:  // EVEX maps 5/6 (AVX512-FP16) and reserved maps
         r.cls = C::SsePackedSp;
         r.known = false;
         break;
     }
-    if (c.lock && (r.cls == C::IntAlu || r.cls == C::IntShift)) r.cls = C::Microcode;  // locked read-modify-write
-    r.memory_form = c.mem;
-    r.lock = c.lock;
+    if (d.lock && (r.cls == C::IntAlu || r.cls == C::IntShift)) r.cls = C::Microcode;  // locked read-modify-write
+    r.memory_form = d.mem;
+    r.lock = d.lock;
     return r;
 }
 

@@ -1,10 +1,10 @@
 // A compact x86-64 instruction classifier: from an instruction's bytes to the emulator's InsnClass.
 //
 // Valgrind tells the tool where each guest instruction starts and how long it is, and its IR gives the memory
-// accesses and register traffic; what the IR cannot tell is the kind of work (x87 or SSE, scalar or packed,
-// single or double precision, MMX, a microcoded flow). This decoder reads just enough of the encoding for that:
-// legacy prefixes, REX, VEX/EVEX, the one-byte, 0F, 0F38 and 0F3A maps, the x87 escapes D8-DF and the ModRM
-// byte (register or memory form, and the /digit opcode extension).
+// accesses; what the IR cannot tell is the kind of work (x87 or SSE, scalar or packed, single or double precision,
+// MMX, a microcoded flow). The classifier takes the decoder front's reading of the encoding (x86_decode.h:
+// prefixes, REX, VEX/EVEX, the one-byte, 0F, 0F38 and 0F3A maps, ModRM) and maps opcodes, x87 escapes D8-DF and
+// /digit extensions to a class.
 //
 // Freestanding: no allocation, no C library; the Valgrind tool links it.
 #pragma once
@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "emulator/model/instruction.h"
+#include "emulator/valgrind/x86_decode.h"
 
 namespace netburst::emu {
 

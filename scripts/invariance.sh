@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Invariance: the counts of a program under netburst-run must not depend on how Valgrind translated it
+# (DESIGN.md, decision 4). Runs a corpus of real programs four ways, with Valgrind's default optimisation,
+# --vex-iropt-level=0, blocks of at most five instructions (--vex-guest-max-insns=5) and precise register updates
+# at every instruction (--vex-iropt-register-updates=allregs-at-each-insn), and fails unless every count is
+# identical across the four: cycles, instructions, loads, stores, mispredicted branches, L1 misses and replays in
+# the report, and a checksum of what the program printed.
+#
+# The corpus holds programs that repeat exactly from run to run (the tool fixes their AT_RANDOM bytes). Programs
+# whose work depends on the host's clock or thread timing cannot be judged this way, because two runs of the same
+# way already differ: PAPI's ctests and examples/papi_matmul print wall-clock times (vfprintf's work depends on
+# the digits) and call the clock in PAPI's own code (zero, first: tens of cycles and instructions apart from run to
+# run; branches sizes its loop by the wall clock), and guest_threads' futex waits depend on the host's scheduling.
+#
+# Usage: scripts/invariance.sh [BUILD_DIR]   (default ./build; needs gzip and bzip2)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+run=$build/netburst-run
+[ -x "$run" ] || { echo "invariance: $run is missing: build first (./quickstart.sh test)" >&2; exit 2; }
+for tool in gzip bzip2; do
+  command -v "$tool" >/dev/null || { echo "invariance: $tool is missing (scripts/install-deps.sh)" >&2; exit 2; }
+done
+start=$(date +%s)
+
+work=$(mktemp -d)
+trap '[ -n "${INVARIANCE_KEEP:-}" ] || rm -rf "$work"' EXIT
+guests=$build/tests/integration/guests
+
+# Two event sets: loads and stores cannot be counted together (front-end tagging has one tag).
+event_sets=("-e PAPI_TOT_CYC -e PAPI_TOT_INS -e PAPI_LD_INS -e PAPI_BR_MSP -e PAPI_L1_DCM -e replay_event:NBOGUS"
+            "-e PAPI_SR_INS")
+variants=(default
+          --valgrind-option=--vex-iropt-level=0
+          --valgrind-option=--vex-guest-max-insns=5
+          --valgrind-option=--vex-iropt-register-updates=allregs-at-each-insn)
+
+# The corpus: NAME COMMAND... per line (run in $work). Programs the build did not make are left out, with a note.
+gcc -O2 -o "$work/matmul" "$top/examples/matmul.c"
+corpus=("matmul ./matmul 60")
+if [ -d "$guests" ]; then
+  for loop in int branches loads stores x87 sse_sd sse_ps mmx simd_int; do
+    corpus+=("guest_loops-$loop $guests/guest_loops $loop 20000")
+  done
+  corpus+=("guest_loops-syscalls $guests/guest_loops syscalls 200"
+           "guest_signals $guests/guest_signals"
+           "guest_sweep-thrash $guests/guest_sweep thrash")
+else
+  echo "invariance: no integration guests in $guests (make check builds them): left out" >&2
+fi
+# About 30 KB of text, the same every time: words chosen by a Park-Miller generator (exact in awk's doubles).
+awk 'BEGIN { split("the of and to in is that for it as with was on be by at this from which or an are not but " \
+                   "matrix cache branch cycle replay load store counter event thread", w, " ");
+             x = 12345; n = 0;
+             while (n < 30000) { x = (x * 16807) % 2147483647; s = w[1 + x % 33];
+                                 if (x % 11 == 0) s = s "\n"; else s = s " "; printf "%s", s; n += length(s) } }' \
+  > "$work/input.txt"
+corpus+=("gzip $(command -v gzip) -9 -n -c input.txt" "bzip2 $(command -v bzip2) -9 -c input.txt")
+
+# One run: NAME VARIANT_INDEX. The reports of both event sets (counts only) and a checksum of what the program
+# printed go to $work/NAME.VARIANT.
+one() {
+  local name=$1 v=$2 line cmd set out
+  for line in "${corpus[@]}"; do [ "${line%% *}" = "$name" ] && cmd=${line#* }; done
+  local variant=()
+  [ "$v" -ne 0 ] && variant=("${variants[$v]}")
+  for set in 0 1; do
+    out=$work/$name.$v.$set
+    # shellcheck disable=SC2086 # cmd and the event set are lists of words
+    (cd "$work" && "$run" "${variant[@]}" -o "$out.report" ${event_sets[$set]} -- $cmd \
+       > "$out.stdout" 2> "$out.stderr") || echo "exit status $?" >> "$out.report"
+    grep -E '^ +[0-9,]+ |not counted|emulated|exit status' "$out.report" || true
+    cksum < "$out.stdout"
+  done > "$work/$name.$v"
+}
+# Both cores: two runs at a time.
+for line in "${corpus[@]}"; do
+  for v in 0 1 2 3; do
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+    one "${line%% *}" "$v" &
+  done
+done
+wait
+
+failed=0
+for line in "${corpus[@]}"; do
+  name=${line%% *}
+  same=yes
+  for v in 1 2 3; do
+    if ! cmp -s "$work/$name.0" "$work/$name.$v"; then
+      same=no
+      failed=1
+      echo "invariance: $name differs with ${variants[$v]}:" >&2
+      diff "$work/$name.0" "$work/$name.$v" >&2 || true
+    fi
+  done
+  cycles=$(awk '$2 == "PAPI_TOT_CYC" { print $1 }' "$work/$name.0")
+  printf '%-24s %-3s  %s cycles\n' "$name" "$same" "${cycles:-(not counted)}"
+done
+echo "invariance: ${#corpus[@]} programs, 4 ways each, $(( $(date +%s) - start )) s"
+if [ "$failed" -ne 0 ]; then
+  echo "invariance: FAILED: counts depend on how Valgrind translated the program" >&2
+  exit 1
+fi
+echo "invariance: every count identical"
