@@ -182,8 +182,10 @@ int main(int argc, char** argv) {
                                      "--cpu-wide=" + yes_no(o.cpu_wide), "--kernel-model=" + yes_no(o.kernel_model),
                                      "--timer-tick=" + std::to_string(o.timer_tick),
                                      "--trace-children=" + yes_no(o.children)};
+    // Results come back even without events: the tool also reports instructions the model does not have.
+    if (auto made = dir.create(); !made) fail(made.error().message);
+    args.push_back("--results=" + dir.path());
     if (!o.events.empty()) {
-        if (auto made = dir.create(); !made) fail(made.error().message);
         std::vector<char> text(1 << 16);
         const std::size_t n = emu::vg::format_event_program(plan.program, text.data(), text.size());
         const std::string program_file = dir.path() + "/program";
@@ -191,7 +193,6 @@ int main(int argc, char** argv) {
         if (n == 0 || !out.write(text.data(), static_cast<std::streamsize>(n)) || !out.flush())
             fail(program_file + ": cannot be written");
         args.push_back("--program=" + program_file);
-        args.push_back("--results=" + dir.path());
     }
     if (!o.record.empty()) args.push_back("--record=" + o.record);
     for (const std::string& v : o.valgrind_options) args.push_back(v);
@@ -201,7 +202,12 @@ int main(int argc, char** argv) {
     auto ran = run_and_wait(args, *tool_dir);
     if (!ran) fail(ran.error().message);
     const int exit_status = ran->signaled ? 128 + ran->status : ran->status;
-    if (o.events.empty()) return exit_status;
+    if (o.events.empty()) {
+        // No report to put it in: say it on standard error, where Valgrind's own messages go.
+        auto totals = read_results(dir.path(), 0);
+        if (totals && totals->missing != 0) std::cerr << "netburst-run: " << describe_missing(o.model, *totals) << "\n";
+        return exit_status;
+    }
 
     auto totals = read_results(dir.path(), plan.program.num_events);
     if (!totals) fail(totals.error().message);

@@ -400,6 +400,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy) {
     (void)layout; (void)vge; (void)archinfo_host;
     if (gWordTy != Ity_I64 || hWordTy != Ity_I64) VG_(tool_panic)("netburst: amd64 guests on amd64 hosts only");
+    nb_cpuid_redirect(sb_in);  /* cpuid answers as the emulated Pentium 4 (nb_cpuid.c) */
 
     /* Split the block into instructions. */
     Int n = 0;
@@ -505,6 +506,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     for (Int i = 0; i < n; i++) {
         Insn* in = &s.insns[i];
         addStmtToIRSB(out, sb_in->stmts[in->first]);  /* the IMark */
+        nb_isa_check(out, sb_in->stmts[in->first]);
         if (!in->recorded) {
             for (Int j = in->first + 1; j < in->end; j++) addStmtToIRSB(out, sb_in->stmts[j]);
             continue;
