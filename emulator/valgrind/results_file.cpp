@@ -26,7 +26,8 @@ std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t ca
     w.str("pmu_taken ").dec(r.pmu_taken ? 1 : 0).ch('\n');
     w.str("missing ").dec(r.missing.count).ch('\n');
     if (r.missing.count != 0) {
-        w.str("missing_first ").hex(r.missing.first_pc).ch(' ').str(r.missing.first_extension[0] ? r.missing.first_extension : "?");
+        const char* extension = r.missing.first_extension[0] ? r.missing.first_extension : "?";
+        w.str("missing_first ").hex(r.missing.first_pc).ch(' ').str(extension);
         if (r.missing.first_symbol[0]) w.ch(' ').str(r.missing.first_symbol);
         w.ch('\n');
     }
@@ -52,7 +53,8 @@ const char* parse_results(const char* text, std::size_t length, ProcessResults* 
         if (equal_word(w, n, "missing_first")) {
             const char* e;
             std::size_t en;
-            if (!s.number(&out->missing.first_pc) || !s.word(&e, &en)) return "expected 'missing_first PC EXT [SYMBOL]'";
+            if (!s.number(&out->missing.first_pc) || !s.word(&e, &en))
+                return "expected 'missing_first PC EXT [SYMBOL]'";
             copy_text(e, en, out->missing.first_extension, sizeof out->missing.first_extension);
             s.rest(&e, &en);
             copy_text(e, en, out->missing.first_symbol, sizeof out->missing.first_symbol);

@@ -138,7 +138,8 @@ TEST(GuestCpuid, Leaf4FollowsTheCachesOnPrescottModels) {
     const nb_emulator_info m = machine(4, false, true);
     const CpuidRegs l3 = guest_cpuid(m, 0, 4, 2);
     EXPECT_EQ(l3.eax & 0xFF, 0x63u);  // unified, level 3
-    const std::uint32_t ways = (l3.ebx >> 22) + 1, partitions = ((l3.ebx >> 12) & 0x3FF) + 1, line = (l3.ebx & 0xFFF) + 1;
+    const std::uint32_t ways = (l3.ebx >> 22) + 1, partitions = ((l3.ebx >> 12) & 0x3FF) + 1;
+    const std::uint32_t line = (l3.ebx & 0xFFF) + 1;
     EXPECT_EQ(ways * partitions * line * (l3.ecx + 1), m.l3_size);
     EXPECT_EQ(guest_cpuid(m, 0, 4, 3).eax, 0u);
     EXPECT_EQ((guest_cpuid(machine(4, false), 0, 4, 0).eax >> 14) & 0xFFF, 0u) << "one logical processor";
