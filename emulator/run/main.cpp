@@ -238,6 +238,9 @@ int main(int argc, char** argv) {
                                      "--cpu-wide=" + yes_no(o.cpu_wide), "--kernel-model=" + yes_no(o.kernel_model),
                                      "--timer-tick=" + std::to_string(o.timer_tick),
                                      "--trace-children=" + yes_no(o.children)};
+    // Results come back even without events: the tool also reports instructions the model does not have.
+    if (auto made = dir.create(); !made) fail(made.error().message);
+    args.push_back("--results=" + dir.path());
     if (!o.events.empty()) {
         std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines
         const std::size_t n = emu::vg::format_event_program(plan.program, text.data(), text.size());
@@ -246,7 +249,6 @@ int main(int argc, char** argv) {
         if (n == 0 || !out.write(text.data(), static_cast<std::streamsize>(n)) || !out.flush())
             fail(program_file + ": cannot be written");
         args.push_back("--program=" + program_file);
-        args.push_back("--results=" + dir.path());
     }
     if (progress) args.push_back("--progress=" + dir.path());
     if (!o.record.empty()) args.push_back("--record=" + o.record);
@@ -259,7 +261,12 @@ int main(int argc, char** argv) {
     line.clear();
     if (!ran) fail(ran.error().message);
     const int exit_status = ran->signaled ? 128 + ran->status : ran->status;
-    if (o.events.empty()) return exit_status;
+    if (o.events.empty()) {
+        // No report to put it in: say it on standard error, where Valgrind's own messages go.
+        auto totals = read_results(dir.path(), 0);
+        if (totals && totals->missing != 0) std::cerr << "netburst-run: " << describe_missing(o.model, *totals) << "\n";
+        return exit_status;
+    }
 
     auto totals = read_results(dir.path(), plan.program.num_events);
     if (!totals) fail(totals.error().message);

@@ -69,6 +69,13 @@ Result<RunTotals> read_results(const std::string& dir, std::size_t program_event
         t.syscalls += r.syscalls;
         t.timer_interrupts += r.timer_interrupts;
         t.pmu_taken = t.pmu_taken || r.pmu_taken;
+        if (r.missing.count != 0 && (t.missing == 0 || r.pid < t.missing_first_pid)) {
+            t.missing_first_pid = r.pid;
+            t.missing_first_pc = r.missing.first_pc;
+            t.missing_first_extension = r.missing.first_extension;
+            t.missing_first_symbol = r.missing.first_symbol;
+        }
+        t.missing += r.missing.count;
         for (unsigned i = 0; i < r.num_events; ++i) {
             const vg::EventResult& e = r.events[i];
             if (e.index >= program_events) return make_error(ErrorCode::System, path + ": unknown event index");
@@ -103,6 +110,15 @@ std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& tot
         out.push_back(std::move(v));
     }
     return out;
+}
+
+std::string describe_missing(unsigned model, const RunTotals& t) {
+    char pc[32];
+    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(t.missing_first_pc));
+    return with_commas(static_cast<std::int64_t>(t.missing)) + (t.missing == 1 ? " instruction" : " instructions") +
+           " that Pentium 4 model " + std::to_string(model) + " does not have ran (counted as executed); the first, " +
+           t.missing_first_extension + ", at " + pc +
+           (t.missing_first_symbol.empty() ? "" : " in " + t.missing_first_symbol);
 }
 
 std::string format_text(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& t) {
@@ -145,6 +161,7 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
     if (run.timer_tick != 0)
         o << ", " << with_commas(static_cast<std::int64_t>(t.timer_interrupts)) << " timer interrupts";
     o << "\n";
+    if (t.missing != 0) o << "  " << describe_missing(run.model, t) << "\n";
     if (run.signaled)
         o << "  the program was killed by " << signal_name(run.status) << "; the counts are up to that point\n";
     o << "\n";
@@ -173,6 +190,14 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
     j["syscalls"] = t.syscalls;
     j["timer_interrupts"] = t.timer_interrupts;
     j["pmu_taken"] = t.pmu_taken;
+    json missing = {{"count", t.missing}};
+    if (t.missing != 0) {
+        char pc[32];
+        std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(t.missing_first_pc));
+        missing["first"] = {{"address", pc}, {"extension", t.missing_first_extension}};
+        if (!t.missing_first_symbol.empty()) missing["first"]["symbol"] = t.missing_first_symbol;
+    }
+    j["missing_instructions"] = missing;
     json list = json::array();
     for (const EventValue& e : events) {
         json v = {{"event", e.name}, {"native", e.natives}, {"pmu", e.pmu}};

@@ -21,6 +21,13 @@ struct RunTotals {
     std::vector<std::uint64_t> values;  // per program event (EventPlan::program.events)
     std::vector<bool> unsupported;
     bool pmu_taken = false;   // a process wrote the events' registers itself (vg::ProcessResults::pmu_taken)
+    // Instructions of extensions the emulated model does not have, over every process; the first is that of the
+    // process with the lowest pid that ran one (vg::MissingInstructions).
+    std::uint64_t missing = 0;
+    std::uint64_t missing_first_pc = 0;
+    std::uint64_t missing_first_pid = 0;
+    std::string missing_first_extension;
+    std::string missing_first_symbol;
 };
 
 // Reads every results file in `dir`. Errors name the file.
@@ -55,6 +62,8 @@ struct RunDescription {
     int status = 0;
 };
 
+// One line (without the newline) on the instructions the model does not have that ran (RunTotals::missing > 0).
+std::string describe_missing(unsigned model, const RunTotals& totals);
 std::string format_text(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& totals);
 std::string format_json(const RunDescription& run, const std::vector<EventValue>& events, const RunTotals& totals);
 

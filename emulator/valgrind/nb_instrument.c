@@ -443,6 +443,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
         started = True;
         if (nb_clo.fixed_random) nb_fix_at_random(VG_(get_SP)(closure->tid));
     }
+    nb_cpuid_redirect(sb_in);  /* cpuid answers as the emulated Pentium 4 (nb_cpuid.c) */
 
     /* Split the block into instructions. */
     Int n = 0;
@@ -548,6 +549,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     for (Int i = 0; i < n; i++) {
         Insn* in = &s.insns[i];
         addStmtToIRSB(out, sb_in->stmts[in->first]);  /* the IMark */
+        nb_isa_check(out, sb_in->stmts[in->first]);
         if (!in->recorded) {
             for (Int j = in->first + 1; j < in->end; j++) addStmtToIRSB(out, sb_in->stmts[j]);
             continue;

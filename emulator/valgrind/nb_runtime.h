@@ -102,6 +102,17 @@ int nb_rt_rdpmc(uint32_t ecx, uint64_t* value);
 int nb_rt_counter_status(uint32_t counter);
 void nb_rt_query(struct nb_emulator_info* info);
 
+/* The guest's CPUID (emulator/valgrind/guest_cpuid.h) on the current thread's logical processor: regs receives
+ * EAX, EBX, ECX, EDX. */
+void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+/* Instructions the emulated model does not have (emulator/valgrind/guest_isa.h). nb_rt_missing_extension: the
+ * extension (a GuestExtension, 0 for none) the model lacks of the instruction in bytes[0, length).
+ * nb_rt_missing_instruction: one ran at pc; returns 1 for the process's first, which nb_rt_name_first_missing may
+ * then name (its function). */
+unsigned nb_rt_missing_extension(const uint8_t* bytes, unsigned length);
+int nb_rt_missing_instruction(uint64_t pc, unsigned extension);
+void nb_rt_name_first_missing(const char* symbol);
+
 /* Ends the emulation (the program exits): closes every cycle so that the reads that follow are final. */
 void nb_rt_finish(void);
 /* The results of the launcher's events so far (exited threads plus the live ones), in the results-file format

@@ -35,6 +35,13 @@ void nb_instrument_stats(void);
 /* Overwrites the AT_RANDOM bytes of the initial stack at initial_sp with fixed ones; before the first instruction. */
 void nb_fix_at_random(Addr initial_sp);
 
+/* ---- What the guest sees of the processor (nb_cpuid.c) ---- */
+/* Makes the block's cpuid answer with the emulated Pentium 4 (before the block is analysed). */
+void nb_cpuid_redirect(IRSB* sb);
+/* After an instruction's IMark in the instrumented block: reports each execution of an instruction the emulated
+ * model does not have. */
+void nb_isa_check(IRSB* out, const IRStmt* imark);
+
 /* ---- Threads, client requests, fork and exec (nb_events.c) ---- */
 /* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */
 void nb_events_register(void);

@@ -31,6 +31,15 @@ bool LineScanner::at_line_end() {
     return p_ >= line_end_;
 }
 
+void LineScanner::rest(const char** begin, std::size_t* size) {
+    at_line_end();
+    const char* e = line_end_;
+    while (e > p_ && is_space(e[-1])) --e;
+    *begin = p_;
+    *size = static_cast<std::size_t>(e - p_);
+    p_ = line_end_;
+}
+
 bool LineScanner::word(const char** begin, std::size_t* size) {
     if (at_line_end()) return false;
     const char* b = p_;

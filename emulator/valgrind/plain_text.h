@@ -22,6 +22,9 @@ public:
     bool keyword(const char* expected);
     // Whether the current line has no more words.
     bool at_line_end();
+    // The rest of the current line from its next word on (spaces inside kept, trailing ones dropped): a field that
+    // may hold spaces, such as a C++ function name, written last on its line.
+    void rest(const char** begin, std::size_t* size);
 
 private:
     const char* p_;

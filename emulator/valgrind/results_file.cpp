@@ -4,6 +4,16 @@
 
 namespace netburst::emu::vg {
 
+namespace {
+
+void copy_text(const char* text, std::size_t size, char* out, std::size_t capacity) {
+    std::size_t n = 0;
+    for (; n < size && n + 1 < capacity; ++n) out[n] = text[n];
+    out[n] = 0;
+}
+
+}  // namespace
+
 std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t capacity) {
     TextWriter w(buffer, capacity);
     w.str("netburst-results 1\n");
@@ -14,6 +24,13 @@ std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t ca
     w.str("syscalls ").dec(r.syscalls).ch('\n');
     w.str("timer_interrupts ").dec(r.timer_interrupts).ch('\n');
     w.str("pmu_taken ").dec(r.pmu_taken ? 1 : 0).ch('\n');
+    w.str("missing ").dec(r.missing.count).ch('\n');
+    if (r.missing.count != 0) {
+        const char* extension = r.missing.first_extension[0] ? r.missing.first_extension : "?";
+        w.str("missing_first ").hex(r.missing.first_pc).ch(' ').str(extension);
+        if (r.missing.first_symbol[0]) w.ch(' ').str(r.missing.first_symbol);
+        w.ch('\n');
+    }
     for (unsigned i = 0; i < r.num_events; ++i)
         w.str("event ").dec(r.events[i].index).ch(' ').dec(r.events[i].value).ch(' ')
             .dec(r.events[i].unsupported ? 1 : 0).ch('\n');
@@ -33,7 +50,15 @@ const char* parse_results(const char* text, std::size_t length, ProcessResults* 
         std::size_t n;
         s.word(&w, &n);
         std::uint64_t a = 0, b = 0, c = 0;
-        if (equal_word(w, n, "event")) {
+        if (equal_word(w, n, "missing_first")) {
+            const char* e;
+            std::size_t en;
+            if (!s.number(&out->missing.first_pc) || !s.word(&e, &en))
+                return "expected 'missing_first PC EXT [SYMBOL]'";
+            copy_text(e, en, out->missing.first_extension, sizeof out->missing.first_extension);
+            s.rest(&e, &en);
+            copy_text(e, en, out->missing.first_symbol, sizeof out->missing.first_symbol);
+        } else if (equal_word(w, n, "event")) {
             if (!s.number(&a) || !s.number(&b) || !s.number(&c) || c > 1 || a > 0xFFFF)
                 return "expected 'event INDEX VALUE 0|1'";
             if (out->num_events == ProcessResults::kMaxEvents) return "too many events";
@@ -45,6 +70,7 @@ const char* parse_results(const char* text, std::size_t length, ProcessResults* 
             else if (equal_word(w, n, "instructions")) field = &out->instructions;
             else if (equal_word(w, n, "syscalls")) field = &out->syscalls;
             else if (equal_word(w, n, "timer_interrupts")) field = &out->timer_interrupts;
+            else if (equal_word(w, n, "missing")) field = &out->missing.count;
             else if (equal_word(w, n, "final") || equal_word(w, n, "pmu_taken")) field = &a;
             else return "unknown line";
             if (!s.number(field)) return "expected a number";

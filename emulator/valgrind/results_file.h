@@ -9,6 +9,8 @@
 //   syscalls N                  system calls (each ran the synthetic kernel path when it is enabled)
 //   timer_interrupts N          timer interrupts taken (each ran the synthetic timer-interrupt path)
 //   pmu_taken 0|1               1: the program wrote registers of the event program itself (optional, default 0)
+//   missing N                   instructions the emulated model does not have that ran (optional, default 0)
+//   missing_first PC EXT [SYM]  the first of them: its address, extension (guest_isa.h) and function, when known
 //   event INDEX VALUE 0|1       1: unsupported (VALUE is then meaningless)
 //
 // Freestanding: the tool writes it, netburst-run reads it.
@@ -25,6 +27,15 @@ struct EventResult {
     bool unsupported = false;
 };
 
+// Instructions of an extension the emulated model does not have (SSSE3, AVX...; guest_isa.h) that the program
+// ran: executed and counted like any other, and reported, since a Pentium 4 could not have run them.
+struct MissingInstructions {
+    std::uint64_t count = 0;
+    std::uint64_t first_pc = 0;
+    char first_extension[24] = {};  // its name, e.g. "SSSE3"
+    char first_symbol[160] = {};    // the function it is in, "" when unknown
+};
+
 struct ProcessResults {
     static constexpr unsigned kMaxEvents = 256;  // EventProgram::kMaxEvents
     std::uint64_t pid = 0;
@@ -36,6 +47,7 @@ struct ProcessResults {
     // The program wrote (wrmsr through the tool) an MSR of netburst-run's event program, or the counter of one of
     // its events: it counts with the PMU itself (PAPI), and the events' counters hold its counts, not theirs.
     bool pmu_taken = false;
+    MissingInstructions missing;
     unsigned num_events = 0;
     EventResult events[kMaxEvents];
 };

@@ -2,8 +2,7 @@
 
 #include <new>
 
-#include "emulator/core/core_config.h"
-#include "emulator/core/trace_cache.h"
+#include "emulator/valgrind/machine_info.h"
 #include "emulator/valgrind/results_file.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
@@ -54,6 +53,7 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     ec.hyper_threading = config.hyper_threading != 0;
     ec.with_l3 = config.with_l3 != 0;
     emu_->reset(ec);
+    describe_machine(ec.model, ec.hyper_threading, ec.with_l3, &machine_);
     GuestMemory memory;
     memory.read = read_guest;
     memory.write = write_guest;
@@ -565,6 +565,7 @@ void ToolRuntime::fork_child(unsigned tid) {
     }
     exited_instructions_ = 0;
     threads_ran_ = 0;
+    missing_ = MissingInstructions{};
     syscalls_ = 0;
     timer_interrupts_ = 0;
     count_ = 0;
@@ -615,38 +616,41 @@ int ToolRuntime::counter_status(std::uint32_t counter) {
 }
 
 void ToolRuntime::query(nb_emulator_info* info) {
-    *info = nb_emulator_info{};
-    info->protocol_version = NB_CLIENT_PROTOCOL_VERSION;
-    info->model = config_.model;
-    info->stepping = 0;
-    info->hyper_threading = config_.hyper_threading ? 1 : 0;
+    // The parameters the emulator's core was reset with (Emulator::reset), not a second description of them.
+    const EmulatorConfig& emulated = emu_->config();
+    describe_machine(emulated.model, emulated.hyper_threading, emulated.with_l3, info);
     info->logical_processor = lp_;
-    info->has_l3 = config_.with_l3 ? 1 : 0;
     info->per_thread = config_.cpu_wide ? 0 : 1;
     info->kernel_model = config_.kernel_model ? 1 : 0;
     std::uint64_t misc = 0;
     emu_->read_msr(lp_, kMsrMiscEnable, &misc);
     info->misc_enable = misc;
-    // The parameters the emulator's core was reset with (Emulator::reset), not a second description of them.
-    const EmulatorConfig& emulated = emu_->config();
-    const CoreConfig core = make_core_config(emulated.model, emulated.hyper_threading, emulated.with_l3);
-    // The L2's lines (and the L3's, which the memory system gives the L2's size) are two sectors; a Pentium 4's
-    // CPUID reports the sector as the line.
-    const unsigned sector = core.l2_line / 2;
-    info->l1d_size = core.l1_size;
-    info->l1d_ways = core.l1_ways;
-    info->l1d_line = core.l1_line;
-    info->trace_cache_uops = core.tc_lines * TraceCache::kLineSlots;
-    info->trace_cache_ways = core.tc_ways;
-    info->l2_size = core.l2_size;
-    info->l2_ways = core.l2_ways;
-    info->l2_sector = sector;
-    info->l3_size = core.has_l3 ? core.l3_size : 0;
-    info->l3_ways = core.has_l3 ? core.l3_ways : 0;
-    info->l3_sector = core.has_l3 ? sector : 0;
-    info->itlb_entries = core.itlb_entries;
-    info->itlb_ways = core.itlb_ways;
-    info->dtlb_entries = core.dtlb_entries;
+}
+
+CpuidRegs ToolRuntime::cpuid(std::uint32_t leaf, std::uint32_t subleaf) const {
+    return guest_cpuid(machine_, lp_, leaf, subleaf);
+}
+
+namespace {
+void copy_name(const char* text, char* out, std::size_t capacity) {
+    std::size_t n = 0;
+    for (; text && text[n] && n + 1 < capacity; ++n) out[n] = text[n];
+    out[n] = 0;
+}
+}  // namespace
+
+bool ToolRuntime::note_missing_instruction(std::uint64_t pc, const char* extension) {
+    const bool first = missing_.count == 0;
+    if (first) {
+        missing_.first_pc = pc;
+        copy_name(extension, missing_.first_extension, sizeof missing_.first_extension);
+    }
+    ++missing_.count;
+    return first;
+}
+
+void ToolRuntime::name_first_missing(const char* symbol) {
+    copy_name(symbol, missing_.first_symbol, sizeof missing_.first_symbol);
 }
 
 // A counter whose ESCR counts at CPL 0 sees only the synthetic kernel path; without it there is nothing to count
@@ -712,6 +716,7 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
     r.syscalls = syscalls_;
     r.timer_interrupts = timer_interrupts_;
     r.pmu_taken = program_taken_;
+    r.missing = missing_;
     if (program_) {
         std::uint64_t values[EventProgram::kMaxEvents];
         bool bad[EventProgram::kMaxEvents];

@@ -10,9 +10,11 @@
 
 #include "emulator/emulator.h"
 #include "emulator/trace/binary_codec.h"
+#include "emulator/valgrind/guest_cpuid.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/program_file.h"
+#include "emulator/valgrind/results_file.h"
 
 namespace netburst::emu::vg {
 
@@ -91,6 +93,13 @@ public:
     int rdpmc(std::uint32_t ecx, std::uint64_t* value);
     int counter_status(std::uint32_t counter);
     void query(nb_emulator_info* info);
+    // The guest's CPUID on the current thread's logical processor (guest_cpuid.h).
+    CpuidRegs cpuid(std::uint32_t leaf, std::uint32_t subleaf) const;
+    const nb_emulator_info& machine() const { return machine_; }
+    // An instruction of an extension the model does not have ran (guest_isa.h); true for the process's first, whose
+    // function the caller then names.
+    bool note_missing_instruction(std::uint64_t pc, const char* extension);
+    void name_first_missing(const char* symbol);
 
     void finish();
     std::size_t results(char* buffer, std::size_t capacity, bool final_run, std::uint64_t pid);
@@ -130,6 +139,8 @@ private:
     void flush_recording();
 
     nb_rt_config config_{};
+    nb_emulator_info machine_{};   // describe_machine(): what the guest may learn of the machine
+    MissingInstructions missing_{};
     Emulator* emu_ = nullptr;
     Pmu* fresh_pmu_ = nullptr;   // the PMU as reset() leaves it (with the program, CPU-wide): what a thread gets
     Pmu* blank_pmu_ = nullptr;   // the PMU as reset() leaves it: what an observer starts from

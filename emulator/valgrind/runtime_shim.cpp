@@ -1,6 +1,7 @@
 // The extern "C" entry points of nb_runtime.h, forwarding to the one ToolRuntime and building static infos.
 #include <new>
 
+#include "emulator/valgrind/guest_isa.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/runtime.h"
 #include "emulator/valgrind/x86_classify.h"
@@ -107,6 +108,25 @@ int nb_rt_rdmsr(uint32_t msr, uint64_t* value) { return g_runtime->rdmsr(msr, va
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value) { return g_runtime->rdpmc(ecx, value); }
 int nb_rt_counter_status(uint32_t counter) { return g_runtime->counter_status(counter); }
 void nb_rt_query(struct nb_emulator_info* info) { g_runtime->query(info); }
+
+void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]) {
+    const netburst::emu::vg::CpuidRegs r = g_runtime->cpuid(leaf, subleaf);
+    regs[0] = r.eax;
+    regs[1] = r.ebx;
+    regs[2] = r.ecx;
+    regs[3] = r.edx;
+}
+
+unsigned nb_rt_missing_extension(const uint8_t* bytes, unsigned length) {
+    return static_cast<unsigned>(netburst::emu::vg::missing_extension(g_runtime->machine(), bytes, length));
+}
+
+int nb_rt_missing_instruction(uint64_t pc, unsigned extension) {
+    const auto e = static_cast<netburst::emu::vg::GuestExtension>(extension);
+    return g_runtime->note_missing_instruction(pc, netburst::emu::vg::extension_name(e)) ? 1 : 0;
+}
+
+void nb_rt_name_first_missing(const char* symbol) { g_runtime->name_first_missing(symbol); }
 
 void nb_rt_finish(void) { g_runtime->finish(); }
 

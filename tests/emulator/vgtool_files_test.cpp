@@ -2,6 +2,7 @@
 // exchange, and the synthetic kernel path's documented composition.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "emulator/valgrind/kernel_model.h"
@@ -113,6 +114,28 @@ TEST(ResultsFile, RoundTrips) {
     const std::string bad = "netburst-results 1\nevent 0 12\n";
     EXPECT_NE(parse_results(bad.data(), bad.size(), &q, &line), nullptr);
     EXPECT_EQ(line, 2u);
+}
+
+TEST(ResultsFile, MissingInstructionsRoundTripWithAFunctionNameOfSeveralWords) {
+    ProcessResults r;
+    r.missing.count = 1000;
+    r.missing.first_pc = 0x10948b;
+    std::snprintf(r.missing.first_extension, sizeof r.missing.first_extension, "SSSE3");
+    std::snprintf(r.missing.first_symbol, sizeof r.missing.first_symbol, "scale(double*, unsigned long)");
+    char text[1024];
+    const std::size_t n = format_results(r, text, sizeof text);
+    ASSERT_GT(n, 0u);
+    ProcessResults q;
+    unsigned line = 0;
+    ASSERT_EQ(parse_results(text, n, &q, &line), nullptr) << text;
+    EXPECT_EQ(q.missing.count, 1000u);
+    EXPECT_EQ(q.missing.first_pc, 0x10948bu);
+    EXPECT_STREQ(q.missing.first_extension, "SSSE3");
+    EXPECT_STREQ(q.missing.first_symbol, "scale(double*, unsigned long)");
+    // None ran: one line, no "first".
+    const std::size_t m = format_results(ProcessResults{}, text, sizeof text);
+    EXPECT_NE(std::string(text, m).find("missing 0\n"), std::string::npos);
+    EXPECT_EQ(std::string(text, m).find("missing_first"), std::string::npos);
 }
 
 // What both synthetic kernel paths promise: everything at CPL 0, no conditional branch taken (the stand-ins take

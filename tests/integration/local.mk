@@ -7,12 +7,14 @@ NB_GUEST_SRC = $(srcdir)/tests/integration
 NB_GUEST_COMMON = $(NB_GUEST_SRC)/guest_program.c $(NB_GUEST_SRC)/asm/loops.S
 NB_GUESTS = $(NB_GUEST_DIR)/guest_measure $(NB_GUEST_DIR)/guest_threads $(NB_GUEST_DIR)/guest_loops \
 	$(NB_GUEST_DIR)/guest_crash $(NB_GUEST_DIR)/guest_signals $(NB_GUEST_DIR)/guest_sweep \
-	$(NB_GUEST_DIR)/guest_loops_static
+	$(NB_GUEST_DIR)/guest_loops_static \
+	$(NB_GUEST_DIR)/guest_cpuid
 check_SCRIPTS = $(NB_GUESTS)
 CLEANFILES += $(NB_GUESTS)
 EXTRA_DIST += tests/integration/asm/loops.S tests/integration/guest_program.h tests/integration/guest_program.c \
 	tests/integration/guest_measure.c tests/integration/guest_threads.c tests/integration/guest_loops.c \
-	tests/integration/guest_crash.c tests/integration/guest_signals.c tests/integration/guest_sweep.c
+	tests/integration/guest_crash.c tests/integration/guest_signals.c tests/integration/guest_sweep.c \
+	tests/integration/guest_cpuid.c
 
 $(NB_GUEST_DIR)/guest_measure: $(NB_GUEST_SRC)/guest_measure.c $(NB_GUEST_COMMON) $(NB_GUEST_SRC)/guest_program.h
 	@$(MKDIR_P) $(NB_GUEST_DIR)
@@ -38,6 +40,9 @@ $(NB_GUEST_DIR)/guest_signals: $(NB_GUEST_SRC)/guest_signals.c $(NB_GUEST_SRC)/a
 $(NB_GUEST_DIR)/guest_sweep: $(NB_GUEST_SRC)/guest_sweep.c
 	@$(MKDIR_P) $(NB_GUEST_DIR)
 	$(AM_V_CC)$(CC) -O1 -g -I$(top_srcdir) $(WARN_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_sweep.c
+$(NB_GUEST_DIR)/guest_cpuid: $(NB_GUEST_SRC)/guest_cpuid.c
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_cpuid.c
 
 check_PROGRAMS += tests/integration/netburst_run_test
 tests_integration_netburst_run_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

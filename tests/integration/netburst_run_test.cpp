@@ -743,4 +743,88 @@ TEST(MsrChannel, UnderTheToolEveryCallAnswers) {
     EXPECT_EQ(o.out, "query 0 wrmsr 0 rdmsr 0 rdpmc 0 status 0\n") << o.err;
 }
 
+// ---- What the program sees of the processor (doc/guest-cpu.md) -------------------------------------------------
+
+// guest_cpuid's "name value" lines.
+std::map<std::string, std::string> cpuid_seen(const std::string& out) {
+    std::map<std::string, std::string> seen;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        const std::size_t space = line.find(' ');
+        if (space != std::string::npos) seen[line.substr(0, space)] = line.substr(space + 1);
+    }
+    return seen;
+}
+
+std::map<std::string, std::string> cpuid_under(const std::vector<std::string>& options) {
+    std::vector<std::string> argv = {netburst_run()};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back(guest("guest_cpuid"));
+    const Outcome o = run(argv, 120);
+    EXPECT_EQ(o.status, 0) << o.err;
+    return cpuid_seen(o.out);
+}
+
+TEST(GuestCpu, Model2IsANorthwoodWithSse2AndNeitherSse3NorAvx) {
+    auto seen = cpuid_under({"--model", "2"});
+    EXPECT_EQ(seen["vendor"], "GenuineIntel");
+    EXPECT_EQ(seen["family"], "15");
+    EXPECT_EQ(seen["model"], "2");
+    EXPECT_EQ(seen["sse2"], "1");
+    EXPECT_EQ(seen["mmx"], "1");
+    for (const char* absent : {"sse3", "ssse3", "sse4_1", "sse4_2", "popcnt", "avx", "avx2", "avx512f", "ht"})
+        EXPECT_EQ(seen[absent], "0") << absent;
+    EXPECT_EQ(seen["max_leaf"], "2");
+    EXPECT_NE(seen["brand"].find("Intel(R) Pentium(R) 4 CPU"), std::string::npos) << seen["brand"];
+    // Leaf 2: the 8 KB L1 (66H), 512 KB L2 (7BH), 12K-uop trace cache (70H) and no L3 (40H) of the core model.
+    EXPECT_EQ(seen["leaf2"], "665b5101 00000000 00000000 007b7040");
+}
+
+TEST(GuestCpu, Model3HasSse3AndIntel64) {
+    auto seen = cpuid_under({"--model", "3"});
+    EXPECT_EQ(seen["family"], "15");
+    EXPECT_EQ(seen["model"], "3");
+    EXPECT_EQ(seen["sse3"], "1");
+    EXPECT_EQ(seen["ssse3"], "0");
+    EXPECT_EQ(seen["avx"], "0");
+    EXPECT_EQ(seen["long_mode"], "1");
+    EXPECT_EQ(seen["leaf2"], "605b5101 00000000 00000000 007c7040");  // 16 KB L1 (60H), 1 MB L2 (7CH)
+}
+
+TEST(GuestCpu, HyperThreadingSetsTheHtFlagAndTwoLogicalProcessors) {
+    auto one = cpuid_under({"--model", "2"});
+    auto two = cpuid_under({"--model", "2", "--ht"});
+    EXPECT_EQ(one["ht"], "0");
+    EXPECT_EQ(one["logical_processors"], "1");
+    EXPECT_EQ(two["ht"], "1");
+    EXPECT_EQ(two["logical_processors"], "2");
+}
+
+TEST(GuestCpu, InstructionsTheModelDoesNotHaveAreCountedAndReported) {
+    struct Case {
+        const char* what;
+        const char* model;
+        const char* extension;
+        const char* function;
+    };
+    for (const Case& c : {Case{"ssse3", "4", "SSSE3", "run_pshufb"}, Case{"avx", "2", "AVX", "run_vaddps"}}) {
+        Outcome o;
+        json r = run_json({"--model", c.model, "-e", "PAPI_TOT_INS", guest("guest_cpuid"), c.what, "1000"}, &o);
+        EXPECT_EQ(o.status, 0) << o.err;
+        const std::string at = cpuid_seen(o.out)["missing_at"];
+        const json& missing = r.at("missing_instructions");
+        EXPECT_EQ(missing.at("count"), 1000) << c.what;
+        EXPECT_EQ(missing.at("first").at("address"), at) << c.what;
+        EXPECT_EQ(missing.at("first").at("extension"), c.extension) << c.what;
+        EXPECT_EQ(missing.at("first").at("symbol"), c.function) << c.what;
+    }
+    // Without events there is no report: the line goes to standard error.
+    const Outcome o = run({netburst_run(), guest("guest_cpuid"), "ssse3", "3"});
+    EXPECT_NE(o.err.find("3 instructions that Pentium 4 model 2 does not have ran"), std::string::npos) << o.err;
+    // A program that only dispatches on CPUID runs nothing the model lacks.
+    json clean = run_json({"-e", "PAPI_TOT_INS", guest("guest_cpuid")});
+    EXPECT_EQ(clean.at("missing_instructions").at("count"), 0);
+}
+
 }  // namespace

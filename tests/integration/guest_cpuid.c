@@ -1,0 +1,65 @@
+/* What the program sees of the processor under netburst-run (doc/guest-cpu.md).
+ *
+ *   guest_cpuid            prints the vendor, family, model, stepping, the feature flags libraries dispatch on,
+ *                          the brand string and the leaf-2 descriptors, one "name value" per line
+ *   guest_cpuid ssse3 N    also executes a pshufb (SSSE3, which no Pentium 4 has) N times, and prints its address
+ *   guest_cpuid avx N      the same with a vaddps on ymm registers (AVX) */
+#include <cpuid.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cpuid(unsigned leaf, unsigned sub, unsigned r[4]) { __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]); }
+
+static int bit(unsigned v, int n) { return (int)((v >> n) & 1); }
+
+/* Out of line, so that the report can name the function; each returns the address of its instruction. */
+__attribute__((noinline)) unsigned long run_pshufb(void) {
+    unsigned long at;
+    __asm__ volatile("lea 1f(%%rip), %0\n\tpxor %%xmm0, %%xmm0\n1:\tpshufb %%xmm0, %%xmm0" : "=r"(at) : : "xmm0");
+    return at;
+}
+
+__attribute__((noinline)) unsigned long run_vaddps(void) {
+    unsigned long at;
+    __asm__ volatile("lea 1f(%%rip), %0\n1:\tvaddps %%ymm1, %%ymm1, %%ymm0" : "=r"(at) : : "xmm0", "xmm1");
+    return at;
+}
+
+int main(int argc, char** argv) {
+    unsigned r[4], max;
+    char vendor[13] = {0}, brand[49] = {0};
+    cpuid(0, 0, r);
+    max = r[0];
+    memcpy(vendor, &r[1], 4);
+    memcpy(vendor + 4, &r[3], 4);
+    memcpy(vendor + 8, &r[2], 4);
+    printf("vendor %s\nmax_leaf %u\n", vendor, max);
+    cpuid(1, 0, r);
+    printf("family %u\nmodel %u\nstepping %u\n", (r[0] >> 8) & 0xF, (r[0] >> 4) & 0xF, r[0] & 0xF);
+    printf("logical_processors %u\napic_id %u\n", (r[1] >> 16) & 0xFF, r[1] >> 24);
+    printf("mmx %d\nsse %d\nsse2 %d\nht %d\nsse3 %d\nssse3 %d\nsse4_1 %d\nsse4_2 %d\npopcnt %d\navx %d\n",
+           bit(r[3], 23), bit(r[3], 25), bit(r[3], 26), bit(r[3], 28), bit(r[2], 0), bit(r[2], 9), bit(r[2], 19),
+           bit(r[2], 20), bit(r[2], 23), bit(r[2], 28));
+    cpuid(0x80000000, 0, r);
+    if (r[0] >= 0x80000001) {
+        cpuid(0x80000001, 0, r);
+        printf("long_mode %d\n", bit(r[3], 29));
+    }
+    cpuid(7, 0, r);  /* beyond a Pentium 4's maximum: the highest basic leaf's data, no AVX2 or AVX-512 flags */
+    printf("avx2 %d\navx512f %d\n", max >= 7 && bit(r[1], 5), max >= 7 && bit(r[1], 16));
+    for (unsigned i = 0; i < 3; ++i) {
+        cpuid(0x80000002 + i, 0, r);
+        memcpy(brand + 16 * i, r, 16);
+    }
+    printf("brand %s\n", brand);
+    cpuid(2, 0, r);
+    printf("leaf2 %08x %08x %08x %08x\n", r[0], r[1], r[2], r[3]);
+    if (argc > 2) {
+        unsigned long (*run)(void) = strcmp(argv[1], "avx") == 0 ? run_vaddps : run_pshufb;
+        unsigned long at = 0;
+        for (long i = atol(argv[2]); i > 0; --i) at = run();
+        printf("missing_at 0x%lx\n", at);
+    }
+    return 0;
+}
