@@ -32,6 +32,10 @@ constexpr Pair none() { return {0, 0}; }
 constexpr Row kRows[] = {
     // --- Integer -------------------------------------------------------------------------------------------
     {InsnForm::AdcSbb, LT(7, 7), LT(10, 10)},           // #118 ADC r32, r32; #126 SBB; X64 #119 ADC r64: 10
+    {InsnForm::LeaIndexDisp, LT(1, 0), LT(2, 0)},      // #209 LEA r32, [r+r+disp8]
+    {InsnForm::LeaScaled, LT(4, 1), LT(2, 0.81)},       // #212 LEA r32, [r+r*8]; scales 2 and 4 not measured: *8's
+                                                        // figure (the scaling is the slow part, whatever the factor)
+    {InsnForm::LeaScaledDisp, LT(5, 0), LT(3, 0)},      // #215 LEA r32, [r+r*8+disp8]
     {InsnForm::Cmov, LT(6.1, 1), LT(9.5, 0.5)},         // #41 CMOVNZ r32, r32 (NW 6.1 kept as 6); X64 #42: 9.5
     {InsnForm::ShiftCl, LT(6, 6), LT(2, 2)},            // #227 SHL r32, cl; #239 SHR, #251 SAR, #275 ROL: the same
     {InsnForm::Rotate, LT(4, 4), LT(1, 1)},             // #271 ROL r32, imm8; #283 ROR

@@ -16,6 +16,9 @@ enum class InsnForm : std::uint8_t {
     None,
     // Integer.
     AdcSbb,        // adc/sbb: a flow through the carry flag
+    LeaIndexDisp,  // lea r, [base + index + disp]
+    LeaScaled,     // lea r, [base + index*scale], scale 2, 4 or 8
+    LeaScaledDisp, // lea r, [base + index*scale + disp]
     Cmov,          // cmovcc
     ShiftCl,       // shl/shr/sar/rol/ror by cl
     Rotate,        // rol/ror by 1 or imm8 (32-bit and narrower)

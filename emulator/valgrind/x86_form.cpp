@@ -40,6 +40,10 @@ F map0(const X86Decoded& d) {
     // adc (10-15) and sbb (18-1D) in the ALU block, and /2, /3 of group 1 (80, 81, 83).
     if ((op >= 0x10 && op <= 0x15) || (op >= 0x18 && op <= 0x1D)) return F::AdcSbb;
     if ((op == 0x80 || op == 0x81 || op == 0x83) && (d.reg == 2 || d.reg == 3)) return F::AdcSbb;
+    if (op == 0x8D && d.mem && d.base >= 0 && d.index >= 0) {  // lea with base and index (RIP-relative has none)
+        if (d.scale > 1) return d.disp_size != 0 ? F::LeaScaledDisp : F::LeaScaled;
+        return d.disp_size != 0 ? F::LeaIndexDisp : F::None;
+    }
     if (op == 0xC0 || op == 0xC1 || (op >= 0xD0 && op <= 0xD3)) return shift_group(d);
     if (op == 0x69 || op == 0x6B) return by_size(operand_size(d, false), F::None, F::Imul16, F::Imul32, F::Imul64);
     if (op == 0xF6 || op == 0xF7) {
