@@ -6,7 +6,8 @@ libnetburst_emu_a_SOURCES += \
 	emulator/core/lru_cache.h emulator/core/tlb.h \
 	emulator/core/trace_cache.h emulator/core/trace_cache.cpp emulator/core/group_plan.h \
 	emulator/core/branch_predictor.h emulator/core/branch_predictor.cpp \
-	emulator/core/uop_decode.h emulator/core/uop_decode.cpp \
+	emulator/core/uop_decode.h emulator/core/uop_decode.cpp emulator/model/insn_form.h \
+	emulator/core/form_timing.h emulator/core/form_timing.cpp \
 	emulator/core/bus.h emulator/core/bus.cpp \
 	emulator/core/memory_system.h emulator/core/memory_system.cpp \
 	emulator/core/store_buffer.h \

@@ -1,5 +1,7 @@
 #include "emulator/core/uop_decode.h"
 
+#include "emulator/core/form_timing.h"
+
 namespace netburst::emu {
 
 namespace {
@@ -79,6 +81,20 @@ private:
     const CoreConfig& c_;
     UopPlan* p_;
 };
+
+// A known form refines the operation uop the class planned (its first Op uop: the others are stack-pointer
+// updates): its latency, and its unit's busy time where the form's throughput is known.
+void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
+    if (insn.form == InsnForm::None) return;
+    const FormTiming t = form_timing(insn.form, c.model);
+    for (unsigned i = 0; i < p->num_specs; ++i) {
+        UopSpec& s = p->specs[i];
+        if (s.role != UopRole::Op) continue;
+        if (t.latency != 0) s.latency = static_cast<std::uint16_t>(t.latency);
+        if (t.busy != 0) s.busy = t.busy;
+        return;
+    }
+}
 
 }  // namespace
 
@@ -299,6 +315,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         break;
     case InsnClass::Count_: b.add(Unit::FastAlu, UopRole::Op, b.fast()); break;
     }
+    apply_form(c, insn, p);
     if (p->total_uops > c.rom_threshold) p->from_rom = true;
     p->tc_slots = p->from_rom ? 1 : static_cast<unsigned>(p->total_uops);
     // The core's fast path takes plans of up to four uops (a read-modify-write: load, op, store address, store

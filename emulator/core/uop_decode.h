@@ -115,9 +115,9 @@ struct UopPlan {
 
 void decompose(const CoreConfig& config, const Instruction& insn, UopPlan* plan);
 
-// Decompositions depend only on an instruction's shape (class, memory operands, a few register facts), of which
-// a program has few. PlanStore (below) keeps each shape's plan for good; this direct-mapped cache, keyed by the
-// whole shape, is its fallback for the shapes beyond the store's capacity.
+// Decompositions depend only on an instruction's shape (class, form, memory operands, a few register facts), of
+// which a program has few. PlanStore (below) keeps each shape's plan for good; this direct-mapped cache, keyed by
+// the whole shape, is its fallback for the shapes beyond the store's capacity.
 class PlanCache {
 public:
     void reset(const CoreConfig* config) {
@@ -136,6 +136,8 @@ public:
         if (insn.writes & kRegFlags) k |= 1u << 12;
         if (insn.writes & reg_gpr(4)) k |= 1u << 13;
         if (insn.cls == InsnClass::StringOp) k |= static_cast<std::uint32_t>(insn.rep_count_log2 & 63) << 14;
+        static_assert(static_cast<unsigned>(InsnForm::Count_) <= 256, "shape_key keeps the form in 8 bits");
+        k |= static_cast<std::uint32_t>(insn.form) << 20;
         return k;
     }
 

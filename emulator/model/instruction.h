@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "emulator/model/insn_form.h"
+
 namespace netburst::emu {
 
 // Instruction classes, fine enough to drive every event the model counts: the FP/SIMD uop events need x87 vs
@@ -72,6 +74,7 @@ struct Instruction {
     std::uint64_t pc = 0;
     std::uint8_t length = 1;      // bytes, 1-15
     InsnClass cls = InsnClass::IntAlu;
+    InsnForm form = InsnForm::None;  // a finer timing than the class's, when the front end knows it
     std::uint8_t thread = 0;      // logical processor 0 or 1
     std::uint8_t cpl = 3;         // 0 for kernel (OS), 3 for user (USR)
     std::uint8_t num_mem = 0;

@@ -9,6 +9,7 @@ NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emul
 	emulator/valgrind/nb_fixed_random.c
 NB_VGTOOL_CXX_OWN = \
 	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
+	emulator/valgrind/x86_form.cpp \
 	emulator/valgrind/x86_decode.cpp emulator/valgrind/x86_operands.cpp emulator/valgrind/x86_operands_simd.cpp \
 	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \
 	emulator/valgrind/plain_text.cpp emulator/valgrind/guest_cpuid.cpp emulator/valgrind/guest_isa.cpp \
@@ -18,7 +19,8 @@ NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES)
 
 EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/valgrind/nb_runtime.h \
 	emulator/valgrind/netburst_client.h $(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
-	emulator/valgrind/runtime.h emulator/valgrind/x86_classify.h emulator/valgrind/kernel_model.h \
+	emulator/valgrind/runtime.h emulator/valgrind/x86_classify.h emulator/valgrind/x86_form.h \
+	emulator/valgrind/kernel_model.h \
 	emulator/valgrind/x86_decode.h emulator/valgrind/x86_operands.h emulator/valgrind/x86_operand_builder.h \
 	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h \
 	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_isa.h emulator/valgrind/machine_info.h
@@ -58,6 +60,7 @@ noinst_LIBRARIES += libnetburst_vghost.a
 libnetburst_vghost_a_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir)
 libnetburst_vghost_a_SOURCES = \
 	emulator/valgrind/x86_classify.h emulator/valgrind/x86_classify.cpp \
+	emulator/valgrind/x86_form.h emulator/valgrind/x86_form.cpp \
 	emulator/valgrind/x86_decode.h emulator/valgrind/x86_decode.cpp \
 	emulator/valgrind/x86_operands.h emulator/valgrind/x86_operand_builder.h \
 	emulator/valgrind/x86_operands.cpp emulator/valgrind/x86_operands_simd.cpp \

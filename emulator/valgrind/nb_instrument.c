@@ -352,6 +352,7 @@ static void analyse(Scan* s, IRSB* sb) {
         in->d.pc = pc;
         in->d.length = (UChar)len;
         in->d.cls = in->k.cls;
+        in->d.form = in->k.form;
         in->d.rep_mode = in->k.rep_mode;
         in->kind = nb_class_kind(in->k.cls);
         if (in->k.has_rel) in->d.target = pc + len + (Long)in->k.rel;

@@ -60,6 +60,7 @@ struct nb_insn_desc {
     uint8_t rep_mode;         /* enum nb_rep_mode */
     uint8_t group;            /* >1: the record of this instruction stands for it and the next group-1 ones;
                                  0: one of those */
+    uint8_t form;             /* InsnForm */
 };
 
 /* How the launcher configured the tool. */
@@ -134,6 +135,7 @@ struct nb_x86_class {
     uint8_t has_rel;
     int32_t rel;         /* direct branches: target = pc + length + rel */
     uint8_t special;     /* Valgrind's client-request sequence: not guest work */
+    uint8_t form;        /* InsnForm */
 };
 void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out);
 /* The registers an instruction reads and writes, from its bytes (emulator/valgrind/x86_operands.h). */

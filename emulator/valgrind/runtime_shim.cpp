@@ -9,6 +9,7 @@
 
 using netburst::emu::Instruction;
 using netburst::emu::InsnClass;
+using netburst::emu::InsnForm;
 using netburst::emu::vg::InsnInfo;
 using netburst::emu::vg::ToolRuntime;
 
@@ -53,6 +54,7 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     t.pc = d->pc;
     t.length = d->length;
     t.cls = static_cast<InsnClass>(d->cls);
+    t.form = static_cast<InsnForm>(d->form);
     t.reads = d->reads;
     t.writes = d->writes;
     t.num_mem = d->num_mem;
@@ -151,6 +153,7 @@ void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out
     }
     const netburst::emu::X86Class c = netburst::emu::classify_x86(bytes, length);
     out->cls = static_cast<uint8_t>(c.cls);
+    out->form = static_cast<uint8_t>(c.form);
     out->known = c.known ? 1 : 0;
     out->rep_mode = !c.rep ? NB_REP_NONE : (c.compares ? NB_REP_COND : NB_REP_PLAIN);
     out->has_rel = c.has_rel ? 1 : 0;

@@ -1,5 +1,7 @@
 #include "emulator/valgrind/x86_classify.h"
 
+#include "emulator/valgrind/x86_form.h"
+
 namespace netburst::emu {
 
 namespace {
@@ -361,6 +363,7 @@ X86Class classify_x86(const std::uint8_t* bytes, unsigned length) {
         break;
     }
     if (d.lock && (r.cls == C::IntAlu || r.cls == C::IntShift)) r.cls = C::Microcode;  // locked read-modify-write
+    r.form = x86_form(d, r.cls);
     r.memory_form = d.mem;
     r.lock = d.lock;
     return r;

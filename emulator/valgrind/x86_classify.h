@@ -18,6 +18,7 @@ namespace netburst::emu {
 
 struct X86Class {
     InsnClass cls = InsnClass::IntAlu;
+    InsnForm form = InsnForm::None;  // x86_form.h
     bool known = true;         // false: an encoding this table does not know; cls is then IntAlu
     bool memory_form = false;  // the ModRM byte addresses memory
     bool rep = false;          // a string instruction with REP/REPE/REPNE

@@ -59,6 +59,7 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
             const unsigned base = sib & 7;
             const unsigned index = ((sib >> 3) & 7) | rex_x << 3;
             if (index != 4) d.index = static_cast<std::int8_t>(index);  // 100b without REX.X: no index
+            d.scale = static_cast<std::uint8_t>(1u << (sib >> 6));
             if (base == 5 && mod == 0) disp = 4;                         // disp32, no base
             else d.base = static_cast<std::int8_t>(base | rex_b << 3);
         } else if (rm == 5 && mod == 0) {
@@ -66,6 +67,7 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
         } else {
             d.base = static_cast<std::int8_t>(d.rm_n);
         }
+        d.disp_size = static_cast<std::uint8_t>(disp);
         r.pos += disp;
     }
     d.imm_pos = r.pos;

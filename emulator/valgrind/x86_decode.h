@@ -47,6 +47,8 @@ struct X86Decoded {
     // read no general register).
     std::int8_t base = -1;
     std::int8_t index = -1;
+    std::uint8_t scale = 1;    // the index's factor: 1, 2, 4 or 8
+    std::uint8_t disp_size = 0;  // displacement bytes: 0, 1 or 4
     unsigned imm_pos = 0;      // the first byte after ModRM, SIB and displacement: the immediate, if any
 
     std::uint8_t imm8() const { return imm_pos < length ? bytes[imm_pos] : 0; }

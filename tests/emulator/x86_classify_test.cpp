@@ -325,3 +325,67 @@ TEST(X86Classify, ValgrindSpecialSequence) {
     const std::uint8_t rol[] = {0x48, 0xC1, 0xC7, 0x03};
     EXPECT_FALSE(is_valgrind_special_sequence(rol, sizeof rol));
 }
+
+// The timing form (emulator/valgrind/x86_form.h) of encodings whose form the core's table covers, and of a few
+// whose class's figure stands. Bytes from GNU as, as above.
+TEST(X86Form, EncodingTable) {
+    using F = InsnForm;
+    struct FormCase {
+        const char* text;
+        std::vector<std::uint8_t> bytes;
+        InsnForm form;
+    };
+    const FormCase cases[] = {
+        {"add %ebx, %eax", {0x01, 0xd8}, F::None},
+        {"adc %ebx, %eax", {0x11, 0xd8}, F::AdcSbb},
+        {"sbb $1, %eax", {0x83, 0xd8, 0x01}, F::AdcSbb},
+        {"lock adc %eax, (%rdi)", {0xf0, 0x11, 0x07}, F::None},
+        {"lea (%rbx,%rcx), %eax", {0x8d, 0x04, 0x0b}, F::None},
+        {"lea 8(%rbx,%rcx), %eax", {0x8d, 0x44, 0x0b, 0x08}, F::LeaIndexDisp},
+        {"lea (%rbx,%rcx,8), %eax", {0x8d, 0x04, 0xcb}, F::LeaScaled},
+        {"lea 8(%rbx,%rcx,8), %eax", {0x8d, 0x44, 0xcb, 0x08}, F::LeaScaledDisp},
+        {"lea 8(%rbx), %eax", {0x8d, 0x43, 0x08}, F::None},
+        {"cmovne %ebx, %eax", {0x0f, 0x45, 0xc3}, F::Cmov},
+        {"shl %cl, %eax", {0xd3, 0xe0}, F::ShiftCl},
+        {"shl $3, %eax", {0xc1, 0xe0, 0x03}, F::None},
+        {"rol $3, %eax", {0xc1, 0xc0, 0x03}, F::Rotate},
+        {"rcl %eax", {0xd1, 0xd0}, F::RotateCarry},
+        {"shr $3, %rax", {0x48, 0xc1, 0xe8, 0x03}, F::Shr64},
+        {"shl $3, %rax", {0x48, 0xc1, 0xe0, 0x03}, F::None},
+        {"rol $3, %rax", {0x48, 0xc1, 0xc0, 0x03}, F::Rotate64},
+        {"shld $3, %ebx, %eax", {0x0f, 0xa4, 0xd8, 0x03}, F::DoubleShift},
+        {"bswap %eax", {0x0f, 0xc8}, F::Bswap32},
+        {"bswap %rax", {0x48, 0x0f, 0xc8}, F::Bswap64},
+        {"bsf %ebx, %eax", {0x0f, 0xbc, 0xc3}, F::BitScan},
+        {"imul %ebx, %eax", {0x0f, 0xaf, 0xc3}, F::Imul32},
+        {"imul $7, %rbx, %rax", {0x48, 0x6b, 0xc3, 0x07}, F::Imul64},
+        {"mul %bl", {0xf6, 0xe3}, F::Mul8},
+        {"mul %bx", {0x66, 0xf7, 0xe3}, F::Mul16},
+        {"mul %ebx", {0xf7, 0xe3}, F::Mul32},
+        {"idiv %ecx", {0xf7, 0xf9}, F::Idiv32},
+        {"div %rbx", {0x48, 0xf7, 0xf3}, F::Div64},
+        {"fadd %st(1), %st", {0xd8, 0xc1}, F::Fadd},
+        {"fmul %st(1), %st", {0xd8, 0xc9}, F::Fmul},
+        {"fdivrp %st, %st(1)", {0xde, 0xf1}, F::Fdiv},
+        {"fchs", {0xd9, 0xe0}, F::FchsFabs},
+        {"fsqrt", {0xd9, 0xfa}, F::Fsqrt},
+        {"addsd %xmm1, %xmm0", {0xf2, 0x0f, 0x58, 0xc1}, F::SseAdd},
+        {"mulps %xmm1, %xmm0", {0x0f, 0x59, 0xc1}, F::SseMul},
+        {"andps %xmm1, %xmm0", {0x0f, 0x54, 0xc1}, F::SseLogic},
+        {"divpd %xmm1, %xmm0", {0x66, 0x0f, 0x5e, 0xc1}, F::DivPd},
+        {"sqrtss %xmm1, %xmm0", {0xf3, 0x0f, 0x51, 0xc1}, F::DivSs},
+        {"pmullw %mm1, %mm0", {0x0f, 0xd5, 0xc1}, F::PmulMmx},
+        {"pmullw %xmm1, %xmm0", {0x66, 0x0f, 0xd5, 0xc1}, F::PmulXmm},
+        {"paddd %xmm1, %xmm0", {0x66, 0x0f, 0xfe, 0xc1}, F::None},
+        {"pslldq $4, %xmm0", {0x66, 0x0f, 0x73, 0xf8, 0x04}, F::ByteShiftXmm},
+        {"psrlq $4, %xmm0", {0x66, 0x0f, 0x73, 0xd0, 0x04}, F::None},
+        {"movaps %xmm1, %xmm0", {0x0f, 0x28, 0xc1}, F::FpRegMove},
+        {"movaps (%rdi), %xmm0", {0x0f, 0x28, 0x07}, F::None},
+        {"movss %xmm1, %xmm0", {0xf3, 0x0f, 0x10, 0xc1}, F::MovssReg},
+        {"vmulsd %xmm2, %xmm1, %xmm0", {0xc5, 0xf3, 0x59, 0xc2}, F::None},
+    };
+    for (const FormCase& c : cases) {
+        const X86Class r = classify_x86(c.bytes.data(), static_cast<unsigned>(c.bytes.size()));
+        EXPECT_EQ(static_cast<int>(r.form), static_cast<int>(c.form)) << c.text;
+    }
+}

@@ -1,0 +1,133 @@
+// Per-form latency (L) and reciprocal throughput (T) in core cycles, for Willamette/Northwood (NW: models 0-2)
+// and Prescott (PR: models 3, 4, 6).
+//
+// Sources, as in tests/fidelity/measured.tsv: the InstLatX86/InstLatX64 dumps of the GitHub repository
+// InstLatx64/InstLatx64 (directory GenuineIntel/), cited by test number:
+//   NW   GenuineIntel0000F29_P4_Northwood_InstLatX86.txt (Pentium 4 2.80 GHz, F/2/9, everest_bench 2.4.257);
+//   PR   GenuineIntel0000F41_P4_Prescott_InstLatX86.txt (Celeron D 2.53 GHz, F/4/1, same tool build);
+//   X64  GenuineIntel0000F43_P4_Prescott_InstLatX64.txt (Pentium 4 3.20 GHz, F/4/3), the only 64-bit Prescott dump.
+// The dumps print the same test numbers in the NW and PR files. Latencies are kept to the half cycle the core
+// counts in; throughputs to whole cycles (a unit's busy time). A value of 0 means "no source: the class's figure".
+// Willamette (models 0, 1) has no dump; it takes Northwood's figures, as the rest of its parameters do.
+#include "emulator/core/form_timing.h"
+
+namespace netburst::emu {
+
+namespace {
+
+struct Pair {
+    double latency;
+    double throughput;
+};
+struct Row {
+    InsnForm form;
+    Pair nw;
+    Pair pr;
+};
+
+// L and T as the sources print them; the conversion to ticks and busy cycles is form_timing()'s.
+constexpr Pair LT(double l, double t) { return {l, t}; }
+constexpr Pair none() { return {0, 0}; }
+
+constexpr Row kRows[] = {
+    // --- Integer -------------------------------------------------------------------------------------------
+    {InsnForm::AdcSbb, LT(7, 7), LT(10, 10)},           // #118 ADC r32, r32; #126 SBB; X64 #119 ADC r64: 10
+    {InsnForm::LeaIndexDisp, LT(1, 0), LT(2, 0)},      // #209 LEA r32, [r+r+disp8]
+    {InsnForm::LeaScaled, LT(4, 1), LT(2, 0.81)},       // #212 LEA r32, [r+r*8]; scales 2 and 4 not measured: *8's
+                                                        // figure (the scaling is the slow part, whatever the factor)
+    {InsnForm::LeaScaledDisp, LT(5, 0), LT(3, 0)},      // #215 LEA r32, [r+r*8+disp8]
+    {InsnForm::Cmov, LT(6.1, 1), LT(9.5, 0.5)},         // #41 CMOVNZ r32, r32 (NW 6.1 kept as 6); X64 #42: 9.5
+    {InsnForm::ShiftCl, LT(6, 6), LT(2, 2)},            // #227 SHL r32, cl; #239 SHR, #251 SAR, #275 ROL: the same
+    {InsnForm::Rotate, LT(4, 4), LT(1, 1)},             // #271 ROL r32, imm8; #283 ROR
+    {InsnForm::RotateCarry, LT(4, 0), LT(7, 0)},        // #291 RCL r32, 1; rcr not measured: rcl's figure
+    {InsnForm::DoubleShift, LT(8, 4), LT(9, 7)},        // #254 SHLD r32, r32, imm8; #260 SHRD (L 8 / 9). NW-F24
+                                                        // gives 14 and 12: F29 is the Northwood of record
+    {InsnForm::Shr64, none(), LT(7, 0)},                // X64 #236 SHR r64, imm8 (SHL r64 is 1, X64 #224: not this
+                                                        // form); sar r64 not measured: shr's figure
+    {InsnForm::Rotate64, none(), LT(7, 0)},             // X64 #272 ROL r64, imm8; ror r64 not measured: rol's
+    {InsnForm::Bswap32, LT(4, 1), LT(1, 0.5)},          // #319 BSWAP r32 (NW-F24 gives 7 / 0.83)
+    {InsnForm::Bswap64, none(), LT(8, 0)},              // X64 #320 BSWAP r64
+    {InsnForm::BitScan, LT(8, 2), LT(16, 1)},           // #314 BSF r32, r32; #317 BSR
+    {InsnForm::Imul16, LT(16, 0), LT(10, 0)},           // #327 IMUL r16, r16
+    {InsnForm::Imul32, LT(15, 4.25), LT(10, 1)},        // #328 IMUL r32, r32 (the imm8 form, #331, gives 14 / 4.5
+                                                        // on NW: the register form is the common one)
+    {InsnForm::Imul64, none(), LT(10, 2)},              // X64 #329 IMUL r64, r64
+    {InsnForm::Mul8, LT(16, 0), LT(10, 0)},             // #348 MUL r8 (al)
+    {InsnForm::Mul16, LT(17, 0), LT(11, 0)},            // #349 MUL r16 (ax)
+    {InsnForm::Mul32, LT(16, 14), LT(12, 11)},          // #350 MUL r32 (eax); #346 IMUL r32 (eax) the same
+    {InsnForm::Mul64, none(), LT(12.3, 0)},             // X64 #351 MUL r64 (rax)
+    // Divides: the divider is unpipelined, so where the dump gives no T the class's rule (T = L) holds.
+    {InsnForm::Div8, LT(61, 61), LT(75, 75)},           // #415 DIV r8 1/1
+    {InsnForm::Div16, LT(60, 60), LT(73, 73)},          // #427 DIV r16 1/1
+    {InsnForm::Div32, LT(59, 57), LT(76, 76)},          // #441 DIV r32 1/1; T from #430 DIV r32 64/32b
+    {InsnForm::Div64, none(), LT(82, 82)},              // X64 #455 DIV r64 1/1
+    {InsnForm::Idiv8, LT(69, 69), LT(77, 77)},          // #362 IDIV r8 1/1
+    {InsnForm::Idiv16, none(), none()},                 // not measured: the class's figure
+    {InsnForm::Idiv32, LT(57, 57), LT(80, 79)},         // #388 IDIV r32 1/1; T from #377 IDIV r32 62/31b
+    {InsnForm::Idiv64, none(), LT(107, 107)},           // X64 #402 IDIV r64 1/1
+    // --- x87 -------------------------------------------------------------------------------------------------
+    {InsnForm::Fadd, LT(5, 1), LT(6, 1)},               // #577 FADD st(i), st
+    {InsnForm::Fmul, LT(7, 2), LT(8, 2)},               // #580 FMUL st(i), st
+    {InsnForm::FchsFabs, LT(2, 0), LT(3, 0)},           // #571 FCHS, #572 FABS
+    {InsnForm::Fdiv, LT(43, 43), LT(45, 45)},           // #588 FDIV80: Linux runs x87 at extended precision
+    {InsnForm::Fsqrt, LT(43, 43), LT(45, 45)},          // #595 FSQRT80
+    // --- SSE/SSE2 floating point ---------------------------------------------------------------------------
+    {InsnForm::SseAdd, LT(4, 2), LT(5, 2)},             // #821 ADDSS, #822 ADDPS, #912 ADDSD, #913 ADDPD, #910 SUBSD,
+                                                        // #829 MAXSS, #920 MAXSD, #908 CMPSD: all 4 / 5
+    {InsnForm::SseMul, LT(6, 2), LT(7, 2)},             // #823 MULSS, #824 MULPS, #914 MULSD, #915 MULPD
+    {InsnForm::SseRcp, LT(4, 0), LT(5, 0)},             // #857 RCPSS; rsqrt not measured: rcp's figure
+    {InsnForm::SseLogic, LT(2, 0), LT(2, 0)},           // #836 ANDPS, #927 ANDPD
+    {InsnForm::SseUnpackLow, LT(2, 0), LT(2, 0)},       // #812 UNPCKLPS; unpcklpd not measured: unpcklps's
+    {InsnForm::SseShuffle, LT(4, 0), LT(4, 0)},         // #814 SHUFPS, #904 UNPCKHPD; shufpd, unpckhps: the same
+    {InsnForm::DivSs, LT(23, 23), LT(32, 32)},          // #843 DIVSS, #853 SQRTSS
+    {InsnForm::DivPs, LT(39, 39), LT(41, 41)},          // #848 DIVPS, #856 SQRTPS
+    {InsnForm::DivSd, LT(38, 38), LT(40, 40)},          // #934 DIVSD, #944 SQRTSD
+    {InsnForm::DivPd, LT(69, 69), LT(71, 71)},          // #939 DIVPD, #947 SQRTPD
+    {InsnForm::CvtDq2Ps, LT(8.8, 0), LT(14.1, 0)},      // #968 CVTDQ2PS xmm, xmm
+    {InsnForm::CvtSi2Sd, LT(0, 5.42), LT(0, 5.17)},     // #953 CVTSI2SD xmm, r32: T only (the dump gives no L)
+    // --- MMX and SSE2 integer ----------------------------------------------------------------------------------
+    {InsnForm::PmulMmx, LT(6, 1), LT(7, 1)},            // #689 PMULLW mm, #692 PMADDWD mm
+    {InsnForm::PmulXmm, LT(6, 2), LT(7, 2)},            // #1062 PMULLW, #1065 PMULUDQ, #1067 PMADDWD xmm
+    {InsnForm::Psadbw, LT(4, 0), LT(4, 0)},             // #763 PSADBW mm, #1140 PSADBW xmm
+    {InsnForm::PaddqXmm, LT(4, 2), LT(5, 2)},           // #1014 PADDQ xmm, xmm
+    {InsnForm::ByteShiftXmm, LT(4, 0), LT(4, 0)},       // #1074 PSLLDQ, #1085 PSRLDQ
+    {InsnForm::PshufdXmm, LT(4, 2), LT(4, 2)},          // #1144 PSHUFD xmm, xmm, imm8
+    {InsnForm::UnpackHighXmm, LT(4, 0), LT(4, 0)},      // #1086 PUNPCKHBW xmm, xmm
+    {InsnForm::PackXmm, LT(4, 0), LT(4, 0)},            // #1094 PACKSSWB xmm, xmm
+    // --- Register moves ----------------------------------------------------------------------------------------
+    {InsnForm::FpRegMove, LT(6, 1), LT(7, 1)},          // #798 MOVAPS, #889 MOVAPD, #994 MOVDQA, #633 MOVQ mm, mm
+    {InsnForm::MovssReg, LT(2, 0), LT(2, 0)},           // #788 MOVSS xmm, xmm
+    {InsnForm::MovsdReg, LT(4, 0), LT(4, 0)},           // #879 MOVSD xmm, xmm
+};
+
+constexpr Tick to_half_cycles(double cycles) { return static_cast<Tick>(cycles * kTicksPerCycle + 0.5); }
+constexpr std::uint8_t to_busy(double cycles) {
+    return cycles <= 0 ? 0 : cycles < 1.5 ? 1 : static_cast<std::uint8_t>(cycles + 0.5);
+}
+
+struct Table {
+    FormTiming nw[static_cast<unsigned>(InsnForm::Count_)];
+    FormTiming pr[static_cast<unsigned>(InsnForm::Count_)];
+};
+
+constexpr Table build() {
+    Table t{};
+    for (const Row& r : kRows) {
+        const unsigned i = static_cast<unsigned>(r.form);
+        t.nw[i] = {to_half_cycles(r.nw.latency), to_busy(r.nw.throughput)};
+        t.pr[i] = {to_half_cycles(r.pr.latency), to_busy(r.pr.throughput)};
+    }
+    return t;
+}
+
+constexpr Table kTable = build();
+
+}  // namespace
+
+FormTiming form_timing(InsnForm form, unsigned model) {
+    const unsigned i = static_cast<unsigned>(form);
+    if (i >= static_cast<unsigned>(InsnForm::Count_)) return {};
+    return model >= 3 ? kTable.pr[i] : kTable.nw[i];
+}
+
+}  // namespace netburst::emu

@@ -1,0 +1,22 @@
+// Latency and reciprocal throughput per instruction form (emulator/model/insn_form.h), where the class's single
+// figure (core_config.h) is too coarse. form_timing.cpp holds the table and the source of every value.
+#pragma once
+
+#include <cstdint>
+
+#include "emulator/core/ticks.h"
+#include "emulator/model/insn_form.h"
+
+namespace netburst::emu {
+
+struct FormTiming {
+    Tick latency;        // ticks (half cycles); 0: the class's figure
+    std::uint8_t busy;   // cycles the unit stays occupied (the reciprocal throughput); 0: the class's figure.
+                         // Only the units that hold a uop (the multiplier, the FP and MMX units, the divider) use it.
+};
+
+// The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a
+// form the sources do not cover on that model.
+FormTiming form_timing(InsnForm form, unsigned model);
+
+}  // namespace netburst::emu

@@ -1,0 +1,82 @@
+// Instruction forms whose timing differs from their class's figure on NetBurst (emulator/core/form_timing.cpp).
+//
+// The class (instruction.h) drives the events and the uop shape; the form only refines the latency and the
+// throughput of the instruction's operation uop. A front end that cannot tell the form leaves it None, and the
+// class's figure applies. Forms group encodings that measure alike; they are decided once per instruction from
+// its bytes (emulator/valgrind/x86_form.cpp).
+//
+// Freestanding: plain data, used inside the Valgrind tool.
+#pragma once
+
+#include <cstdint>
+
+namespace netburst::emu {
+
+enum class InsnForm : std::uint8_t {
+    None,
+    // Integer.
+    AdcSbb,        // adc/sbb: a flow through the carry flag
+    LeaIndexDisp,  // lea r, [base + index + disp]
+    LeaScaled,     // lea r, [base + index*scale], scale 2, 4 or 8
+    LeaScaledDisp, // lea r, [base + index*scale + disp]
+    Cmov,          // cmovcc
+    ShiftCl,       // shl/shr/sar/rol/ror by cl
+    Rotate,        // rol/ror by 1 or imm8 (32-bit and narrower)
+    RotateCarry,   // rcl/rcr
+    DoubleShift,   // shld/shrd
+    Shr64,         // shr/sar r64 by 1 or imm8 (Prescott's 64-bit shifter path)
+    Rotate64,      // rol/ror r64 by 1 or imm8
+    Bswap32,
+    Bswap64,
+    BitScan,       // bsf/bsr
+    Imul16,        // imul r16, r/m16 (and the imm forms)
+    Imul32,        // imul r32, r/m32 (and the imm forms)
+    Imul64,        // imul r64, r/m64 (and the imm forms)
+    Mul8,          // mul/imul r/m8 (one operand)
+    Mul16,
+    Mul32,
+    Mul64,
+    Div8,
+    Div16,
+    Div32,
+    Div64,
+    Idiv8,
+    Idiv16,
+    Idiv32,
+    Idiv64,
+    // x87.
+    Fadd,          // fadd/fsub/fsubr (register and memory forms)
+    Fmul,
+    FchsFabs,
+    Fdiv,          // fdiv/fdivr at the default (extended) precision
+    Fsqrt,
+    // SSE/SSE2 floating point.
+    SseAdd,        // add/sub/min/max/cmp ss/ps/sd/pd
+    SseMul,        // mul ss/ps/sd/pd
+    SseRcp,        // rcp/rsqrt ss/ps
+    SseLogic,      // and/andn/or/xor ps/pd
+    SseUnpackLow,  // unpcklps/unpcklpd
+    SseShuffle,    // shufps/shufpd, unpckhps/unpckhpd
+    DivSs,         // divss, sqrtss
+    DivPs,         // divps, sqrtps
+    DivSd,         // divsd, sqrtsd
+    DivPd,         // divpd, sqrtpd
+    CvtDq2Ps,      // cvtdq2ps
+    CvtSi2Sd,      // cvtsi2sd xmm, r/m32
+    // MMX and SSE2 integer.
+    PmulMmx,       // pmullw/pmulhw/pmulhuw/pmaddwd/pmuludq mm
+    PmulXmm,       // the same on xmm
+    Psadbw,        // psadbw mm or xmm
+    PaddqXmm,      // paddq/psubq xmm
+    ByteShiftXmm,  // pslldq/psrldq
+    PshufdXmm,     // pshufd
+    UnpackHighXmm, // punpckh* xmm
+    PackXmm,       // packsswb/packssdw/packuswb xmm
+    // Register moves.
+    FpRegMove,     // movaps/movapd/movdqa/movdqu/movups xmm, xmm and movq mm, mm
+    MovssReg,      // movss xmm, xmm (merges into the destination)
+    MovsdReg,      // movsd xmm, xmm
+    Count_
+};
+
+}  // namespace netburst::emu

@@ -1,0 +1,79 @@
+// The uop plan of an instruction with a known form takes the form's latency and throughput from the table
+// (emulator/core/form_timing.cpp) on each model family; without a form the class's figure stands.
+#include <gtest/gtest.h>
+
+#include "emulator/core/core_config.h"
+#include "emulator/core/form_timing.h"
+#include "emulator/core/uop_decode.h"
+
+using namespace netburst::emu;
+
+namespace {
+
+const UopSpec& op_uop(const UopPlan& plan) {
+    for (unsigned i = 0; i < plan.num_specs; ++i)
+        if (plan.specs[i].role == UopRole::Op) return plan.specs[i];
+    ADD_FAILURE() << "no operation uop";
+    return plan.specs[0];
+}
+
+UopPlan plan_of(unsigned model, InsnClass cls, InsnForm form) {
+    const CoreConfig config = make_core_config(model, false, false);
+    Instruction insn;
+    insn.cls = cls;
+    insn.form = form;
+    UopPlan plan;
+    decompose(config, insn, &plan);
+    return plan;
+}
+
+}  // namespace
+
+// Each family's figures, as the table's sources give them (in ticks: half cycles).
+TEST(FormTiming, PlanUsesTheFormsLatencyOnEachFamily) {
+    for (unsigned model : {0u, 1u, 2u}) {
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntMul, InsnForm::Mul32)).latency, 32) << model;  // #350: 16
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntMul, InsnForm::Mul32)).busy, 14) << model;
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::X87Arith, InsnForm::Fmul)).latency, 14) << model;  // #580: 7
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::SseScalarDp, InsnForm::SseMul)).latency, 12) << model;  // 6
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::SseScalarDp, InsnForm::SseMul)).busy, 2) << model;
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntDiv, InsnForm::Idiv8)).latency, 138) << model;  // #362: 69
+    }
+    for (unsigned model : {3u, 4u, 6u}) {
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntMul, InsnForm::Mul32)).latency, 24) << model;  // #350: 12
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntMul, InsnForm::Mul32)).busy, 11) << model;
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::X87Arith, InsnForm::Fmul)).latency, 16) << model;  // #580: 8
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::SseScalarDp, InsnForm::SseMul)).latency, 14) << model;  // 7
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntShift, InsnForm::ShiftCl)).latency, 4) << model;  // #227: 2
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntDiv, InsnForm::Idiv64)).latency, 214) << model;  // X64: 107
+    }
+}
+
+TEST(FormTiming, PlanMatchesTheTable) {
+    for (unsigned model : {2u, 4u}) {
+        const FormTiming t = form_timing(InsnForm::AdcSbb, model);
+        ASSERT_NE(t.latency, 0u);
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntAlu, InsnForm::AdcSbb)).latency, t.latency) << model;
+    }
+}
+
+// No form, or a form the sources do not cover on the model: the class's figure.
+TEST(FormTiming, UnknownFormKeepsTheClassFigure) {
+    for (unsigned model : {2u, 4u}) {
+        const CoreConfig config = make_core_config(model, false, false);
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntMul, InsnForm::None)).latency, to_ticks(config.imul_latency));
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntDiv, InsnForm::Idiv16)).latency, to_ticks(config.idiv_latency));
+    }
+    // Northwood has no 64-bit mode: the 64-bit divide keeps the class's figure there.
+    EXPECT_EQ(op_uop(plan_of(2, InsnClass::IntDiv, InsnForm::Div64)).latency,
+              to_ticks(make_core_config(2, false, false).idiv_latency));
+}
+
+// Plans are cached by shape: two forms of one class are two shapes.
+TEST(FormTiming, FormIsPartOfTheShape) {
+    Instruction a;
+    a.cls = InsnClass::IntMul;
+    Instruction b = a;
+    b.form = InsnForm::Mul32;
+    EXPECT_NE(PlanCache::shape_key(a), PlanCache::shape_key(b));
+}
