@@ -64,12 +64,22 @@ start=$(date +%s)
 IFS=, read -r -a model_list <<<"$models"
 vg=()
 [ -n "$vgopt" ] && vg=(--valgrind-option "$vgopt")
+pids=()
 for m in "${model_list[@]}"; do
   "$run" --model "$m" "${vg[@]}" -- "$out/fidelity-driver" -n $counts "${ids[@]}" >"$work/model$m.tsv" \
     2>"$work/model$m.err" &
+  pids+=($!)
 done
+# Each run waited for by its own pid, so that a failure names its model and exit status.
 status=0
-for m in "${model_list[@]}"; do wait -n || status=1; done
+for i in "${!pids[@]}"; do
+  code=0
+  wait "${pids[$i]}" || code=$?
+  if [ $code -ne 0 ]; then
+    echo "fidelity: the driver on model ${model_list[$i]} exited with status $code" >&2
+    status=1
+  fi
+done
 for m in "${model_list[@]}"; do
   if [ ! -s "$work/model$m.tsv" ]; then
     echo "fidelity: the driver produced nothing on model $m:" >&2; cat "$work/model$m.err" >&2; exit 2
