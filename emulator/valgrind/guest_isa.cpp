@@ -1,6 +1,9 @@
-// Opcode facts from the SDM Vol. 2 opcode maps (Appendix A) and each instruction's CPUID feature flag. Only the
-// prefixes, the escape bytes, the opcode and the ModRM byte are read: enough to tell the extension, not to decode.
+// Opcode facts from the SDM Vol. 2 opcode maps (Appendix A) and each instruction's CPUID feature flag. The encoding
+// is read by the decoder front the classifier and the operand decoder share (x86_decode.h); only the mandatory
+// prefix, REX.W, the map, the opcode and the ModRM byte matter here.
 #include "emulator/valgrind/guest_isa.h"
+
+#include "emulator/valgrind/x86_decode.h"
 
 namespace netburst::emu::vg {
 
@@ -44,16 +47,17 @@ constexpr Fact kFacts[] = {
 };
 static_assert(sizeof kFacts / sizeof kFacts[0] == static_cast<unsigned>(E::Count_), "one fact per extension");
 
-enum class Pfx : std::uint8_t { None, P66, F3, F2 };  // the mandatory prefix (F2/F3 win over 66)
+using Pfx = Pp;  // the mandatory prefix (F2/F3 win over 66)
 
+// What the maps below read of a decoded instruction.
 struct Insn {
-    Pfx pfx = Pfx::None;
-    bool rex_w = false;
-    std::uint8_t op = 0;
-    bool has_modrm = false;
-    std::uint8_t modrm = 0;
+    Pfx pfx;
+    bool rex_w;
+    std::uint8_t op;
+    std::uint8_t modrm;  // 0 when there is none
+    bool memory;
     unsigned reg() const { return (modrm >> 3) & 7; }
-    bool mem() const { return (modrm >> 6) != 3; }
+    bool mem() const { return memory; }
 };
 
 // The 0F 38 map: every opcode is later than SSE3 (SSSE3 opened the map).
@@ -133,41 +137,22 @@ E map_0f(const Insn& i) {
 }  // namespace
 
 GuestExtension extension_of(const std::uint8_t* b, unsigned length) {
-    if (length > 15) length = 15;
-    unsigned pos = 0;
-    bool op66 = false;
-    Insn i;
-    Pfx rep = Pfx::None;
-    for (; pos < length; ++pos) {
-        const std::uint8_t p = b[pos];
-        if (p == 0x66) op66 = true;
-        else if (p == 0xF2) rep = Pfx::F2;
-        else if (p == 0xF3) rep = Pfx::F3;
-        else if (p == 0xF0 || p == 0x2E || p == 0x36 || p == 0x3E || p == 0x26 || p == 0x64 || p == 0x65 || p == 0x67) {
-        } else break;
+    const X86Decoded d = decode_x86(b, length);
+    if (!d.has_opcode) return E::None;
+    if (d.evex) return E::Avx512;  // any EVEX encoding
+    if (d.vex) return E::Avx;      // any VEX encoding
+    const Insn i{d.pp, d.rex_w, d.op, d.has_modrm ? d.modrm : std::uint8_t{0}, d.has_modrm && d.mem};
+    switch (d.map) {
+    case 0:
+        if (d.op == 0x9E || d.op == 0x9F) return E::Lahf64;
+        if ((d.op == 0xC6 || d.op == 0xC7) && i.modrm == 0xF8) return E::Rtm;  // xabort, xbegin
+        if (d.op == 0xDB || d.op == 0xDD || d.op == 0xDF)
+            return i.mem() && i.reg() == 1 ? E::Sse3 : E::None;  // fisttp m16/m32/m64
+        return E::None;
+    case 1: return map_0f(i);
+    case 2: return map_0f38(i);
+    default: return map_0f3a(i);
     }
-    if (pos < length && (b[pos] & 0xF0) == 0x40) i.rex_w = (b[pos++] & 0x08) != 0;  // REX counts only last
-    if (pos >= length) return E::None;
-    i.pfx = rep != Pfx::None ? rep : op66 ? Pfx::P66 : Pfx::None;
-    const std::uint8_t op = b[pos++];
-    if (op == 0xC4 || op == 0xC5) return E::Avx;  // VEX: always an escape in 64-bit mode
-    if (op == 0x62) return E::Avx512;             // EVEX, likewise
-    if (op == 0x9E || op == 0x9F) return E::Lahf64;
-    if ((op == 0xC6 || op == 0xC7) && pos < length && b[pos] == 0xF8) return E::Rtm;  // xabort, xbegin
-    if ((op == 0xDB || op == 0xDD || op == 0xDF) && pos < length) {
-        const std::uint8_t modrm = b[pos];
-        return (modrm >> 6) != 3 && ((modrm >> 3) & 7) == 1 ? E::Sse3 : E::None;  // fisttp m16/m32/m64
-    }
-    if (op != 0x0F || pos >= length) return E::None;
-    i.op = b[pos++];
-    if (i.op == 0x38 || i.op == 0x3A) {
-        const bool three_a = i.op == 0x3A;
-        if (pos >= length) return E::None;
-        i.op = b[pos++];
-        return three_a ? map_0f3a(i) : map_0f38(i);
-    }
-    if (pos < length) i.modrm = b[pos];
-    return map_0f(i);
 }
 
 const char* extension_name(GuestExtension e) {
