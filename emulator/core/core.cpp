@@ -33,6 +33,7 @@ void Core::reset(const CoreConfig& config) {
         th.modes.at_emitted = th.modes.current = th.active ? FrontMode::Deliver : FrontMode::Idle;
         std::memset(th.reg_ready, 0, sizeof th.reg_ready);
         std::memset(th.reg_spec, 0, sizeof th.reg_spec);
+        th.x87_top = 0;
         th.uop_seq = th.load_seq = th.store_seq = 0;
         std::memset(th.rob_free, 0, sizeof th.rob_free);
         std::memset(th.lb_free, 0, sizeof th.lb_free);
@@ -71,6 +72,7 @@ void Core::reset(const CoreConfig& config) {
     sta_port_.reset();
     fp_unit_.reset();
     mul_unit_.reset();
+    slow_alu_.reset();
     divider_free_ = 0;
     modes_emitted_ = 0;
     published_frontier_ = 0;
@@ -204,6 +206,7 @@ void Core::advance_time() {
     sta_port_.advance(tick);
     fp_unit_.advance(tick);
     mul_unit_.advance(tick);
+    slow_alu_.advance(tick);
     mem_.advance(tick);
 }
 

@@ -163,8 +163,10 @@ private:
         ModeLog modes;
         // Register scoreboard: when each register's value is available, and when the scheduler believed it
         // would be (they differ after a load that missed: dependents are replayed).
+        // Bits as RegMask's (instruction.h), with kRegStBit + n standing for the x87 physical register Rn.
         Tick reg_ready[64];
         Tick reg_spec[64];
+        unsigned x87_top = 0;      // the x87 TOP, followed through the pushes and pops the front end describes
         std::uint64_t uop_seq = 0, load_seq = 0, store_seq = 0;
         Cycle rob_free[128];       // per uop sequence number: the cycle its ROB entry is free again
         Cycle lb_free[64];
@@ -318,6 +320,8 @@ private:
     }
 
     // core_fast_path.cpp
+    void execute_renamed(const Instruction& insn, const UopPlan& plan, Outcome* out);
+    void execute_stack(const Instruction& insn, const UopPlan& plan, Outcome* out);
     void execute_fast(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
                       Outcome* out);
     void execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
@@ -359,7 +363,7 @@ private:
     DataTlb dtlb_;            // shared, entries tagged with the logical processor
     MemorySystem mem_;
     CycleSlots fetch_bw_, alloc_bw_, retire_bw_;
-    TickRing port0_, port1_, load_port_, sta_port_, fp_unit_, mul_unit_;
+    TickRing port0_, port1_, load_port_, sta_port_, fp_unit_, mul_unit_, slow_alu_;
     Tick divider_free_ = 0;
     Cycle modes_emitted_ = 0;  // TC_deliver_mode emitted up to here
     Cycle published_frontier_ = 0;  // the frontier given with the last Outcome

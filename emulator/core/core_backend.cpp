@@ -26,6 +26,20 @@ Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
     case Unit::Load: return load_port_.claim(ready, TickRing::kCycleStart);
     case Unit::StoreAddr: return sta_port_.claim(ready, TickRing::kCycleStart);
     case Unit::Complex: return port1_.claim(ready, TickRing::kCycleStart);
+    case Unit::SlowAlu: {
+        // Port 0 or 1 on any tick, as the double-speed ALUs' uops, and the unit free for `busy` ticks from there.
+        const unsigned n = busy == 0 ? 1 : busy;
+        Tick t = ready;
+        for (int guard = 0; guard < 4096; ++guard) {
+            const Tick a = port0_.find_any(t), b = port1_.find_any(t);
+            t = a < b ? a : b;
+            if (slow_alu_.run_free(t, n, 1)) break;
+            ++t;
+        }
+        (port0_.taken(t) ? port1_ : port0_).set(t);
+        slow_alu_.set_run(t, n, 1);
+        return t;
+    }
     case Unit::Divider: {
         const Tick t = port1_.claim(max_tick(ready, divider_free_), TickRing::kCycleStart);
         divider_free_ = t + to_ticks(busy == 0 ? 1 : busy);

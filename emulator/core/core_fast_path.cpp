@@ -10,6 +10,8 @@
 // tests/emulator/core_fast_path_test.cpp checks that both give identical Outcomes on mixed traces.
 #include "emulator/core/core_memory.h"
 
+#include <utility>
+
 namespace netburst::emu {
 
 namespace {
@@ -17,7 +19,54 @@ constexpr unsigned kFromDeliver = 1;  // uop_queue_writes
 constexpr unsigned kSbFull = 5;       // resource_stall
 }  // namespace
 
+namespace {
+// The physical registers of a mask that names x87 stack registers from TOP and MMX registers (instruction.h):
+// st(i) is R[(top + i) mod 8], mmN is RN, both at bit kRegStBit + the physical number.
+RegMask physical_stack(RegMask m, unsigned top) {
+    const RegMask st = (m & kRegStMask) >> kRegStBit;
+    const RegMask rotated = top == 0 ? st : ((st << top) | (st >> (8 - top))) & 0xFF;
+    const RegMask mm = (m & kRegMmMask) >> kRegMmBit;
+    return (m & ~kRegStackMask) | ((rotated | mm) << kRegStBit);
+}
+}  // namespace
+
 void Core::execute(const Instruction& insn, const UopPlan& plan, Outcome* out) {
+    if (__builtin_expect(((insn.reads | insn.writes) & kRegStackMask) == 0, 1)) {
+        execute_renamed(insn, plan, out);
+        return;
+    }
+    execute_stack(insn, plan, out);
+}
+
+// An x87 or MMX instruction: its registers mapped onto physical ones, then TOP moved as the instruction moves it.
+void Core::execute_stack(const Instruction& insn, const UopPlan& plan, Outcome* out) {
+    Thread& th = threads_[insn.thread & thread_mask_];
+    // Every MMX instruction but emms sets TOP to 0 (SDM Vol. 1, section 9.5); mmN is RN whatever TOP is.
+    if (((insn.reads | insn.writes) & kRegMmMask) != 0) th.x87_top = 0;
+    const unsigned top = th.x87_top;
+    Instruction renamed = insn;
+    renamed.reads = physical_stack(insn.reads, top);
+    const bool exchange = (insn.writes & kX87Exchange) != 0;
+    // fxch renames: its uop writes nothing, and the two registers swap their ready times afterwards.
+    renamed.writes = physical_stack(exchange ? insn.writes & ~kRegStMask : insn.writes, top);
+    execute_renamed(renamed, plan, out);
+    if (exchange) {
+        const RegMask named = (insn.writes & kRegStMask) >> kRegStBit;
+        const unsigned a = kRegStBit + top;
+        const unsigned i = named & ~RegMask{1} ? static_cast<unsigned>(__builtin_ctzll(named & ~RegMask{1})) : 0;
+        const unsigned b = kRegStBit + ((top + i) & 7);
+        std::swap(th.reg_ready[a], th.reg_ready[b]);
+        std::swap(th.reg_spec[a], th.reg_spec[b]);
+    }
+    switch (insn.writes & kX87TopMask) {
+    case kX87Push: th.x87_top = (top + 7) & 7; break;
+    case kX87Pop: th.x87_top = (top + 1) & 7; break;
+    case kX87Pop2: th.x87_top = (top + 2) & 7; break;
+    default: break;
+    }
+}
+
+void Core::execute_renamed(const Instruction& insn, const UopPlan& plan, Outcome* out) {
     out->clear();
     if (__builtin_expect(timing_stale_, 0)) {
         // Time resumes after the functional tier: every fill is complete.

@@ -7,7 +7,8 @@
 //   PR   GenuineIntel0000F41_P4_Prescott_InstLatX86.txt (Celeron D 2.53 GHz, F/4/1, same tool build);
 //   X64  GenuineIntel0000F43_P4_Prescott_InstLatX64.txt (Pentium 4 3.20 GHz, F/4/3), the only 64-bit Prescott dump.
 // The dumps print the same test numbers in the NW and PR files. Latencies are kept to the half cycle the core
-// counts in; throughputs to whole cycles (a unit's busy time). A value of 0 means "no source: the class's figure".
+// counts in; throughputs to whole cycles (a unit's busy time), and to half cycles for the integer forms the
+// double-speed ALUs would otherwise issue twice a cycle. A value of 0 means "no source: the class's figure".
 // Willamette (models 0, 1) has no dump; it takes Northwood's figures, as the rest of its parameters do.
 #include "emulator/core/form_timing.h"
 
@@ -48,6 +49,8 @@ constexpr Row kRows[] = {
     {InsnForm::Bswap32, LT(4, 1), LT(1, 0.5)},          // #319 BSWAP r32 (NW-F24 gives 7 / 0.83)
     {InsnForm::Bswap64, none(), LT(8, 0)},              // X64 #320 BSWAP r64
     {InsnForm::BitScan, LT(8, 2), LT(16, 1)},           // #314 BSF r32, r32; #317 BSR
+    {InsnForm::Setcc, LT(0, 1), LT(0, 1.33)},           // #200 SETC r8: T only (the dump gives no L)
+    {InsnForm::MovzxByte, LT(0.5, 0.5), LT(1, 0.82)},   // #50 MOVZX r32, r8 (F43 gives T 1 on Prescott)
     {InsnForm::Imul16, LT(16, 0), LT(10, 0)},           // #327 IMUL r16, r16
     {InsnForm::Imul32, LT(15, 4.25), LT(10, 1)},        // #328 IMUL r32, r32 (the imm8 form, #331, gives 14 / 4.5
                                                         // on NW: the register form is the common one)
@@ -114,8 +117,10 @@ constexpr Table build() {
     Table t{};
     for (const Row& r : kRows) {
         const unsigned i = static_cast<unsigned>(r.form);
-        t.nw[i] = {to_half_cycles(r.nw.latency), to_busy(r.nw.throughput)};
-        t.pr[i] = {to_half_cycles(r.pr.latency), to_busy(r.pr.throughput)};
+        t.nw[i] = {to_half_cycles(r.nw.latency), to_busy(r.nw.throughput),
+                   static_cast<std::uint8_t>(to_half_cycles(r.nw.throughput))};
+        t.pr[i] = {to_half_cycles(r.pr.latency), to_busy(r.pr.throughput),
+                   static_cast<std::uint8_t>(to_half_cycles(r.pr.throughput))};
     }
     return t;
 }

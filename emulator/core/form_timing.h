@@ -13,6 +13,8 @@ struct FormTiming {
     Tick latency;        // ticks (half cycles); 0: the class's figure
     std::uint8_t busy;   // cycles the unit stays occupied (the reciprocal throughput); 0: the class's figure.
                          // Only the units that hold a uop (the multiplier, the FP and MMX units, the divider) use it.
+    std::uint8_t alu_busy;  // the same in ticks, for an integer uop the double-speed ALUs would otherwise take:
+                            // 2 or more makes it a Unit::SlowAlu uop (uop_decode.cpp)
 };
 
 // The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a

@@ -91,7 +91,13 @@ void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         UopSpec& s = p->specs[i];
         if (s.role != UopRole::Op) continue;
         if (t.latency != 0) s.latency = static_cast<std::uint16_t>(t.latency);
-        if (t.busy != 0) s.busy = t.busy;
+        if (s.unit == Unit::FastAlu && t.alu_busy >= 2) {
+            // Measured slower than the double-speed ALUs' two per cycle: the uop holds its unit as measured.
+            s.unit = Unit::SlowAlu;
+            s.busy = t.alu_busy;
+        } else if (t.busy != 0) {
+            s.busy = t.busy;
+        }
         return;
     }
 }

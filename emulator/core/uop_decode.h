@@ -26,6 +26,9 @@ enum class Unit : std::uint8_t {
     FastAlu,    // either double-speed ALU (ports 0 and 1)
     Alu0,       // double-speed ALU 0 only: branches, integer store data
     Complex,    // port 1 slow integer unit: shifts and rotates before Prescott
+    SlowAlu,    // an integer operation that holds an ALU longer than the double-speed ALUs' half cycle (a form whose
+                // measured throughput says so: lea with a scaled index, bsf/bsr, bswap, setcc, ...): issued like
+                // any ALU uop, it keeps the unit for UopSpec::busy *ticks*
     IntMul,     // port 1
     Divider,    // port 1, unpipelined (integer and FP divide)
     FpAdd,      // port 1 FP adder (x87 and SSE arithmetic)
@@ -43,7 +46,7 @@ struct UopSpec {
     UopKind kind;
     std::uint8_t mem;         // memory operand index for Load/StoreAddr/StoreData
     std::uint16_t latency;    // ticks
-    std::uint8_t busy;        // cycles the unit stays occupied (1 = fully pipelined)
+    std::uint8_t busy;        // cycles the unit stays occupied (1 = fully pipelined); Unit::SlowAlu: ticks
     bool fp_load;             // a load into x87/SSE/MMX registers (longer L1 latency)
     bool has_exec_event;
     EventId exec_event;

@@ -29,6 +29,8 @@ enum class InsnForm : std::uint8_t {
     Bswap32,
     Bswap64,
     BitScan,       // bsf/bsr
+    Setcc,         // setcc r/m8
+    MovzxByte,     // movzx r32/r64, r8 (a register source)
     Imul16,        // imul r16, r/m16 (and the imm forms)
     Imul32,        // imul r32, r/m32 (and the imm forms)
     Imul64,        // imul r64, r/m64 (and the imm forms)

@@ -60,13 +60,40 @@ struct RegisterSnapshot {
     std::uint64_t r8 = 0, r9 = 0, r10 = 0, r11 = 0, r12 = 0, r13 = 0, r14 = 0, r15 = 0;
 };
 
-// Register dependencies for timing. Bits 0-15: the sixteen general registers (rax=0 ... r15=15, x86 encoding
-// order); 16: flags; 17: the x87 stack as a whole; 18-33: xmm0-xmm15 (MMX registers alias the x87 stack bit).
+// Register dependencies for timing.
+//   bits 0-15   the sixteen general registers (rax=0 ... r15=15, x86 encoding order);
+//   bit 16      the flags;
+//   bit 17      the x87 status and control words (TOP, condition codes, precision): fnstsw, fldcw, fninit, fxsave;
+//   bits 18-33  xmm0-xmm15;
+//   bits 34-41  the x87 stack registers st(0)-st(7), numbered from TOP *before* the instruction: a push writes
+//               st(7), the register that becomes st(0);
+//   bits 42-49  mm0-mm7, which are the x87 physical registers R0-R7 (the core maps both onto the same registers);
+//   bits 50-51  (writes only) how the instruction moves TOP: one push, one pop, or two pops (fcompp, fucompp);
+//   bit 52      (writes only) fxch: exchange the two stack registers the writes name, by renaming.
+// The front end describes the stack relative to TOP because TOP is a run-time value; the core keeps TOP and maps
+// st(i) onto physical registers (Core::execute), so that independent x87 chains are independent, as on the
+// hardware (the stack's registers are ordinary renamed registers: SDM Vol. 1 8.1.2). fxch is taken to rename, adding
+// no latency to the chains through it: a stated assumption, consistent with the dumps' FXCH st(i) L 1 / T 1 (#570,
+// Northwood and Prescott), which one renaming uop per cycle also gives.
 using RegMask = std::uint64_t;
 constexpr RegMask kRegFlags = RegMask{1} << 16;
 constexpr RegMask kRegX87 = RegMask{1} << 17;
 constexpr RegMask reg_gpr(unsigned n) { return RegMask{1} << n; }
 constexpr RegMask reg_xmm(unsigned n) { return RegMask{1} << (18 + n); }
+constexpr unsigned kRegStBit = 34;
+constexpr unsigned kRegMmBit = 42;
+constexpr RegMask reg_st(unsigned i) { return RegMask{1} << (kRegStBit + (i & 7)); }
+constexpr RegMask reg_mm(unsigned n) { return RegMask{1} << (kRegMmBit + (n & 7)); }
+constexpr RegMask kRegStMask = RegMask{0xFF} << kRegStBit;
+constexpr RegMask kRegMmMask = RegMask{0xFF} << kRegMmBit;
+constexpr unsigned kX87TopShift = 50;
+constexpr RegMask kX87Push = RegMask{1} << kX87TopShift;
+constexpr RegMask kX87Pop = RegMask{2} << kX87TopShift;
+constexpr RegMask kX87Pop2 = RegMask{3} << kX87TopShift;
+constexpr RegMask kX87TopMask = RegMask{3} << kX87TopShift;
+constexpr RegMask kX87Exchange = RegMask{1} << 52;
+// Every bit the core must map before it uses a mask as physical registers.
+constexpr RegMask kRegStackMask = kRegStMask | kRegMmMask | kX87TopMask | kX87Exchange;
 
 constexpr unsigned kMaxMemOperands = 2;
 

@@ -221,8 +221,14 @@ RegMask register_bit(const std::string& raw) {
         if (name == "r" + std::to_string(i) || name == "r" + std::to_string(i) + "d") return reg_gpr(i);
     if (name == "flags" || name == "eflags" || name == "rflags") return kRegFlags;
     if (name == "x87") return kRegX87;
-    for (unsigned i = 0; i < 8; ++i)
-        if (name == "st" + std::to_string(i) || name == "mm" + std::to_string(i)) return kRegX87;
+    for (unsigned i = 0; i < 8; ++i) {
+        if (name == "st" + std::to_string(i)) return reg_st(i);
+        if (name == "mm" + std::to_string(i)) return reg_mm(i);
+    }
+    if (name == "x87push") return kX87Push;
+    if (name == "x87pop") return kX87Pop;
+    if (name == "x87pop2") return kX87Pop2;
+    if (name == "fxch") return kX87Exchange;
     for (unsigned i = 0; i < 16; ++i)
         if (name == "xmm" + std::to_string(i)) return reg_xmm(i);
     return 0;

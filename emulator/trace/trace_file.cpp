@@ -22,6 +22,17 @@ std::string register_list(RegMask mask) {
     if (mask & kRegX87) add("x87");
     for (unsigned i = 0; i < 16; ++i)
         if (mask & reg_xmm(i)) add("xmm" + std::to_string(i));
+    for (unsigned i = 0; i < 8; ++i)
+        if (mask & reg_st(i)) add("st" + std::to_string(i));
+    for (unsigned i = 0; i < 8; ++i)
+        if (mask & reg_mm(i)) add("mm" + std::to_string(i));
+    switch (mask & kX87TopMask) {
+    case kX87Push: add("x87push"); break;
+    case kX87Pop: add("x87pop"); break;
+    case kX87Pop2: add("x87pop2"); break;
+    default: break;
+    }
+    if (mask & kX87Exchange) add("fxch");
     return out;
 }
 }  // namespace

@@ -318,7 +318,9 @@ static void show_encoding(const HChar* what, const Insn* in, const UChar* bytes,
  * encoding: the IR's GETs cannot give them, because VEX's minimal optimisation, which runs even at level 0,
  * replaces a GET by a temporary an earlier instruction of the superblock defined, or by a constant, so a read
  * seen in the IR depends on where the block was cut. The IR-derived reads (scan_expr) remain for the encodings
- * the decoder does not know. Writes and memory accesses stay the IR's: at level 0 every PUT and load is kept.
+ * the decoder does not know. Writes and memory accesses stay the IR's: at level 0 every PUT and load is kept;
+ * except the x87 and MMX registers, which VEX keeps in one indexed array behind TOP (PUTI), so that the IR cannot
+ * say which stack register an instruction wrote: those writes are the decoder's (st(i) from TOP, mmN, TOP's moves).
  * Where the decoder has an idea of the writes too, a disagreement is counted for -v -v (and shown with -v -v -v). */
 static void take_reads_from_bytes(Insn* in, const UChar* bytes, UInt len) {
     struct nb_x86_operands ops;
@@ -330,6 +332,7 @@ static void take_reads_from_bytes(Insn* in, const UChar* bytes, UInt len) {
     }
     nb_stat_decoded++;
     in->d.reads = ops.reads;
+    in->d.writes = (in->d.writes & ~nb_reg_x87_all()) | (ops.writes & nb_reg_x87_all());
     if (ops.writes != in->d.writes) {
         nb_stat_write_disagreements++;
         if (VG_(clo_verbosity) > 2) show_encoding("writes differ", in, bytes, len, ops.writes, in->d.writes);

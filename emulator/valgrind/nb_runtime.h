@@ -144,9 +144,12 @@ struct nb_x86_operands {
     uint8_t known;           /* 0: an encoding the operand decoder does not know */
 };
 void nb_operands(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_operands* out);
-/* The RegMask bits (emulator/model/instruction.h) for the flags, the x87 stack, a general register and an xmm. */
+/* The RegMask bits (emulator/model/instruction.h) for the flags, the x87 status word, a general register and an
+ * xmm; and every bit of the x87 and MMX registers (the status word, the stack registers named from TOP, mm0-mm7,
+ * TOP's moves), which only the bytes can give. */
 uint64_t nb_reg_flags(void);
 uint64_t nb_reg_x87(void);
+uint64_t nb_reg_x87_all(void);
 uint64_t nb_reg_gpr(unsigned n);
 uint64_t nb_reg_xmm(unsigned n);
 /* The InsnClass numbers the instrumenter tests. */

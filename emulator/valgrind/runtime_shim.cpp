@@ -171,6 +171,7 @@ void nb_operands(const uint8_t* bytes, unsigned length, int prescott_idioms, str
 
 uint64_t nb_reg_flags(void) { return netburst::emu::kRegFlags; }
 uint64_t nb_reg_x87(void) { return netburst::emu::kRegX87; }
+uint64_t nb_reg_x87_all(void) { return netburst::emu::kRegX87 | netburst::emu::kRegStackMask; }
 uint64_t nb_reg_gpr(unsigned n) { return netburst::emu::reg_gpr(n); }
 uint64_t nb_reg_xmm(unsigned n) { return netburst::emu::reg_xmm(n); }
 

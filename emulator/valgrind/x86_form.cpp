@@ -79,6 +79,8 @@ F map1(const X86Decoded& d) {
     const Pp pp = d.pp;
     const bool xmm = pp == Pp::P66;  // the SSE2 integer form; without 66 the MMX one
     if (op >= 0x40 && op <= 0x4F) return F::Cmov;
+    if (op >= 0x90 && op <= 0x9F) return F::Setcc;
+    if (op == 0xB6 && !d.mem && operand_size(d, false) >= 4) return F::MovzxByte;
     if (op >= 0xC8 && op <= 0xCF) return d.rex_w ? F::Bswap64 : F::Bswap32;
     switch (op) {
     case 0xBC: case 0xBD: return pp == Pp::F3 ? F::None : F::BitScan;  // F3: tzcnt/lzcnt, not on NetBurst

@@ -39,8 +39,21 @@ public:
     void write_flags() { out_.writes |= kRegFlags; }
     // Writes some of the flags and keeps the others.
     void merge_flags() { out_.reads |= kRegFlags; out_.writes |= kRegFlags; }
+    // The x87 status and control words (TOP, condition codes, control word), not the stack registers.
     void read_x87() { out_.reads |= kRegX87; }
     void write_x87() { out_.writes |= kRegX87; }
+    // Stack registers st(i), numbered from TOP before the instruction (instruction.h).
+    void read_st(unsigned i) { out_.reads |= reg_st(i); }
+    void write_st(unsigned i) { out_.writes |= reg_st(i); }
+    void rmw_st(unsigned i) { read_st(i); write_st(i); }
+    void read_all_st() { out_.reads |= kRegStMask; }
+    void write_all_st() { out_.writes |= kRegStMask; }
+    // A push writes the register that becomes st(0): st(7) before it.
+    void x87_push() { write_st(7); out_.writes |= kX87Push; }
+    void x87_top(RegMask change) { out_.writes |= change; }  // TOP moves, no register is written (fdecstp)
+    void x87_pop() { out_.writes |= kX87Pop; }
+    void x87_pop2() { out_.writes |= kX87Pop2; }
+    void x87_exchange(unsigned i) { out_.writes |= reg_st(0) | reg_st(i) | kX87Exchange; }
     void read_xmm(unsigned n) { out_.reads |= reg_xmm(n); }
     void write_xmm(unsigned n) { out_.writes |= reg_xmm(n); }
     void read_all_xmm() { for (unsigned n = 0; n < 16; ++n) read_xmm(n); }
@@ -77,12 +90,12 @@ private:
     void read(File f, unsigned n, unsigned) {
         if (f == File::Gpr) read_gpr(n);
         else if (f == File::Xmm) read_xmm(n);
-        else read_x87();  // MMX registers are the x87 registers
+        else out_.reads |= reg_mm(n);
     }
     void write(File f, unsigned n, unsigned size) {
         if (f == File::Gpr) write_gpr(n, size);
         else if (f == File::Xmm) write_xmm(n);
-        else write_x87();
+        else out_.writes |= reg_mm(n);
     }
 
     const X86Decoded& d_;

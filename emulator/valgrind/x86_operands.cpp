@@ -119,28 +119,135 @@ void string_op(Builder& b) {
     }
 }
 
-// The x87 escapes D8-DF. The stack is one register: every x87 instruction reads it (TOP at least), and every one
-// writes it except the stores that neither pop nor change the status word.
-void x87(Builder& b) {
+// The x87 escapes D8-DF (SDM Vol. 2, each instruction's page; the opcode map's tables ). Stack
+// registers are named from TOP before the instruction (instruction.h); the status word is a register of its own,
+// written by the comparisons and read by fnstsw, so that arithmetic does not chain through it.
+void x87_memory(Builder& b) {
     const X86Decoded& d = b.d();
-    b.address();
-    b.read_x87();
     const unsigned reg = d.reg;
-    if (d.mem) {
-        const bool plain_store = (d.op == 0xD9 && (reg == 2 || reg == 6 || reg == 7)) ||  // fst m32, fnstenv, fnstcw
-                                 (d.op == 0xDB && reg == 2) ||                            // fist m32
-                                 (d.op == 0xDD && (reg == 2 || reg == 7)) ||              // fst m64, fnstsw m16
-                                 (d.op == 0xDF && reg == 2);                              // fist m16
-        if (!plain_store) b.write_x87();
-        return;
+    auto arith = [&] {                      // D8, DA, DC, DE: st(0) op= m (fcom/fcomp only compare)
+        b.read_st(0);
+        if (reg == 2 || reg == 3) b.write_x87();
+        else b.write_st(0);
+        if (reg == 3) b.x87_pop();
+    };
+    auto load_store = [&](bool load80_at_5, bool store80_at_7) {  // D9, DB, DD, DF: the loads and stores
+        switch (reg) {
+        case 0: b.x87_push(); break;                              // fld, fild
+        case 1: case 3: b.read_st(0); b.x87_pop(); break;         // fisttp, fstp, fistp
+        case 2: b.read_st(0); break;                              // fst, fist
+        case 5: if (load80_at_5) b.x87_push(); break;             // fld m80, fild m64
+        case 7: if (store80_at_7) { b.read_st(0); b.x87_pop(); } break;  // fstp m80, fistp m64
+        default: break;
+        }
+    };
+    switch (d.op) {
+    case 0xD8: case 0xDA: case 0xDC: case 0xDE: arith(); break;
+    case 0xD9:
+        if (reg == 4 || reg == 5) b.write_x87();                  // fldenv, fldcw
+        else if (reg == 6 || reg == 7) b.read_x87();              // fnstenv, fnstcw
+        else load_store(false, false);
+        break;
+    case 0xDB: load_store(true, true); break;                     // fld m80 (/5), fstp m80 (/7)
+    case 0xDD:
+        if (reg == 4) { b.write_x87(); b.write_all_st(); }        // frstor
+        else if (reg == 6) { b.read_x87(); b.read_all_st(); b.write_x87(); }  // fnsave (reinitialises)
+        else if (reg == 7) b.read_x87();                          // fnstsw m16
+        else load_store(false, false);
+        break;
+    default:                                                      // DF
+        if (reg == 4) b.x87_push();                               // fbld
+        else if (reg == 6) { b.read_st(0); b.x87_pop(); }         // fbstp
+        else load_store(true, true);                              // fild m64 (/5), fistp m64 (/7)
+        break;
     }
-    if (d.op == 0xDF && d.modrm == 0xE0) {  // fnstsw ax
-        b.write_gpr(kRax, 2);
-        return;
+}
+
+void x87_register(Builder& b) {
+    const X86Decoded& d = b.d();
+    const unsigned reg = d.reg, i = d.rm_n & 7;
+    auto compare = [&](bool to_flags) {
+        b.read_st(0);
+        b.read_st(i);
+        if (to_flags) b.write_flags();
+        else b.write_x87();
+    };
+    switch (d.op) {
+    case 0xD8:                                                    // st(0) op= st(i)
+        if (reg == 2 || reg == 3) compare(false);                 // fcom, fcomp
+        else { b.read_st(i); b.rmw_st(0); }
+        if (reg == 3) b.x87_pop();
+        break;
+    case 0xD9:
+        switch (reg) {
+        case 0: b.read_st(i); b.x87_push(); break;                // fld st(i)
+        case 1: b.x87_exchange(i); break;                         // fxch
+        case 2: break;                                            // fnop
+        case 3: b.read_st(0); b.write_st(i); b.x87_pop(); break;  // fstp1 (an alias of fstp st(i))
+        case 4:
+            if (i == 0 || i == 1) b.rmw_st(0);                    // fchs, fabs
+            else { b.read_st(0); b.write_x87(); }                 // ftst, fxam
+            break;
+        case 5: b.x87_push(); break;                              // fld1, fldl2t, fldl2e, fldpi, fldlg2, fldln2, fldz
+        default: {                                                // D9 F0-FF
+            const unsigned k = d.modrm & 0x0F;
+            switch (k) {
+            case 0x1: case 0x3: case 0x9:                         // fyl2x, fpatan, fyl2xp1: st(1) op= st(0), pop
+                b.read_st(0); b.rmw_st(1); b.x87_pop(); break;
+            case 0x2: case 0x4: case 0xB:                         // fptan, fxtract, fsincos: st(0) and a push
+                b.rmw_st(0); b.x87_push(); break;
+            case 0x5: case 0x8: case 0xD:                         // fprem1, fprem, fscale: st(0) op= st(1)
+                b.read_st(1); b.rmw_st(0); if (k != 0xD) b.write_x87(); break;
+            case 0x6: b.write_x87(); b.x87_top(kX87Push); break;     // fdecstp
+            case 0x7: b.write_x87(); b.x87_pop(); break;          // fincstp
+            default: b.rmw_st(0); break;                          // f2xm1, fsqrt, frndint, fsin, fcos
+            }
+            break;
+        }
+        }
+        break;
+    case 0xDA:
+        if (reg < 4) { b.read_flags(); b.read_st(i); b.rmw_st(0); }  // fcmovb, fcmove, fcmovbe, fcmovu
+        else if (d.modrm == 0xE9) { b.read_st(0); b.read_st(1); b.write_x87(); b.x87_pop2(); }  // fucompp
+        break;
+    case 0xDB:
+        if (reg < 4) { b.read_flags(); b.read_st(i); b.rmw_st(0); }  // fcmovnb, fcmovne, fcmovnbe, fcmovnu
+        else if (reg == 4) b.write_x87();                         // fnclex, fninit (and obsolete no-ops)
+        else if (reg == 5 || reg == 6) compare(true);             // fucomi, fcomi
+        break;
+    case 0xDC:                                                    // st(i) op= st(0)
+        if (reg == 2 || reg == 3) compare(false);                 // fcom2, fcomp3 (aliases)
+        else { b.read_st(0); b.rmw_st(i); }
+        if (reg == 3) b.x87_pop();
+        break;
+    case 0xDD:
+        switch (reg) {
+        case 0: b.write_x87(); break;                             // ffree (the tag word)
+        case 1: b.x87_exchange(i); break;                         // fxch4 (an alias)
+        case 2: case 3: b.read_st(0); b.write_st(i); if (reg == 3) b.x87_pop(); break;  // fst, fstp st(i)
+        case 4: case 5: compare(false); if (reg == 5) b.x87_pop(); break;             // fucom, fucomp
+        default: break;
+        }
+        break;
+    case 0xDE:                                                    // st(i) op= st(0), pop
+        if (reg == 3) { b.read_st(0); b.read_st(1); b.write_x87(); b.x87_pop2(); break; }  // fcompp
+        if (reg == 2) { compare(false); b.x87_pop(); break; }    // fcomp5 (an alias)
+        b.read_st(0); b.rmw_st(i); b.x87_pop();
+        break;
+    default:                                                      // DF
+        if (d.modrm == 0xE0) { b.read_x87(); b.write_gpr(kRax, 2); }  // fnstsw ax
+        else if (reg == 0) { b.write_x87(); b.x87_pop(); }        // ffreep
+        else if (reg == 5 || reg == 6) { compare(true); b.x87_pop(); }  // fucomip, fcomip
+        else if (reg == 1) b.x87_exchange(i);                     // fxch7 (an alias)
+        else if (reg == 2 || reg == 3) { b.read_st(0); b.write_st(i); b.x87_pop(); }  // fstp8, fstp9 (aliases)
+        break;
     }
-    b.write_x87();
-    if ((d.op == 0xDA || d.op == 0xDB) && reg < 4) b.read_flags();            // fcmovcc
-    if ((d.op == 0xDB || d.op == 0xDF) && (reg == 5 || reg == 6)) b.write_flags();  // fucomi(p), fcomi(p)
+}
+
+void x87(Builder& b) {
+    b.address();
+    if (b.d().mem) x87_memory(b);
+    else x87_register(b);
 }
 
 X86Operands map0(Builder& b) {
@@ -471,14 +578,14 @@ bool map1_integer(Builder& b, X86Operands& out) {
             }
             b.address();
             switch (d.reg) {
-            case 0: b.read_x87(); b.read_all_xmm(); break;                                        // fxsave
-            case 1: b.write_x87(); b.write_all_xmm(); break;                                      // fxrstor
+            case 0: b.read_x87(); b.read_all_st(); b.read_all_xmm(); break;                                      // fxsave
+            case 1: b.write_x87(); b.write_all_st(); b.write_all_xmm(); break;                                    // fxrstor
             case 2: case 3: case 7: break;                                                        // ldmxcsr, stmxcsr,
                                                                                                   // clflush
             case 4: case 6:                                                                       // xsave, xsaveopt
-                b.read_gpr(kRax); b.read_gpr(kRdx); b.read_x87(); b.read_all_xmm(); break;
+                b.read_gpr(kRax); b.read_gpr(kRdx); b.read_x87(); b.read_all_st(); b.read_all_xmm(); break;
             default:                                                                              // xrstor
-                b.read_gpr(kRax); b.read_gpr(kRdx); b.write_x87(); b.write_all_xmm(); break;
+                b.read_gpr(kRax); b.read_gpr(kRdx); b.write_x87(); b.write_all_st(); b.write_all_xmm(); break;
             }
             break;
         case 0xAF:  // imul r, r/m
@@ -530,6 +637,7 @@ bool map1_integer(Builder& b, X86Operands& out) {
                 b.read_gpr(kRax);
                 b.read_gpr(kRdx);
                 b.read_x87();
+                b.read_all_st();
                 b.read_all_xmm();
             } else if (!d.mem && (d.reg == 6 || d.reg == 7)) {  // rdrand, rdseed
                 b.write_E(G, v);

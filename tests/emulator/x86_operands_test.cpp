@@ -1,7 +1,8 @@
 // The operand decoder against a table of encodings. The bytes were produced by GNU as from the mnemonic in the
 // first column (x86-64, AT&T syntax: the destination is the last operand); the expected reads and writes are the
 // operands the Intel SDM (volume 2) defines for the form, with the rules of x86_operands.h (partial registers,
-// flags kept, zero idioms of the Northwood, model 2). "x87" is the x87 stack, which MMX registers are part of.
+// flags kept, zero idioms of the Northwood, model 2). "x87" is the x87 status and control words; st0-st7 the stack
+// registers numbered from TOP before the instruction; "push", "pop", "pop2" and "fxch" how it moves TOP or renames.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -151,17 +152,30 @@ const Encoding kEncodings[] = {
     {"unpcklpd %xmm1, %xmm0", {0x66, 0x0f, 0x14, 0xc1}, "xmm0 xmm1", "xmm0"},
     {"haddpd %xmm1, %xmm0", {0x66, 0x0f, 0x7c, 0xc1}, "xmm0 xmm1", "xmm0"},
     {"movmskpd %xmm1, %eax", {0x66, 0x0f, 0x50, 0xc1}, "xmm1", "rax"},
-    {"paddw %mm1, %mm0", {0x0f, 0xfd, 0xc1}, "x87", "x87"},
-    {"pxor %mm0, %mm0", {0x0f, 0xef, 0xc0}, "", "x87"},
-    {"movq %mm0, %rax", {0x48, 0x0f, 0x7e, 0xc0}, "x87", "rax"},
-    {"movd (%rdi), %mm1", {0x0f, 0x6e, 0x0f}, "rdi", "x87"},
+    {"paddw %mm1, %mm0", {0x0f, 0xfd, 0xc1}, "mm0 mm1", "mm0"},
+    {"pxor %mm0, %mm0", {0x0f, 0xef, 0xc0}, "", "mm0"},
+    {"movq %mm0, %rax", {0x48, 0x0f, 0x7e, 0xc0}, "mm0", "rax"},
+    {"movd (%rdi), %mm1", {0x0f, 0x6e, 0x0f}, "rdi", "mm1"},
     {"emms", {0x0f, 0x77}, "", "x87"},
-    {"fadd %st(1), %st", {0xd8, 0xc1}, "x87", "x87"},
-    {"fldl (%rdi)", {0xdd, 0x07}, "rdi x87", "x87"},
-    {"fstl (%rdi)", {0xdd, 0x17}, "rdi x87", ""},
-    {"fstpl (%rdi)", {0xdd, 0x1f}, "rdi x87", "x87"},
-    {"fucomip %st(1), %st", {0xdf, 0xe9}, "x87", "x87 flags"},
-    {"fcmovne %st(1), %st", {0xdb, 0xc9}, "x87 flags", "x87"},
+    {"fadd %st(1), %st", {0xd8, 0xc1}, "st0 st1", "st0"},
+    {"fmul %st, %st(3)", {0xdc, 0xcb}, "st0 st3", "st3"},
+    {"faddp %st, %st(2)", {0xde, 0xc2}, "st0 st2", "st2 pop"},
+    {"fcompp", {0xde, 0xd9}, "st0 st1", "x87 pop2"},
+    {"fld %st(2)", {0xd9, 0xc2}, "st2", "st7 push"},
+    {"fldz", {0xd9, 0xee}, "", "st7 push"},
+    {"fxch %st(3)", {0xd9, 0xcb}, "", "st0 st3 fxch"},
+    {"fyl2x", {0xd9, 0xf1}, "st0 st1", "st1 pop"},
+    {"fsincos", {0xd9, 0xfb}, "st0", "st0 st7 push"},
+    {"fldcw (%rdi)", {0xd9, 0x2f}, "rdi", "x87"},
+    {"fildl (%rdi)", {0xdb, 0x07}, "rdi", "st7 push"},
+    {"fstpt (%rdi)", {0xdb, 0x3f}, "rdi st0", "pop"},
+    {"fistpll (%rdi)", {0xdf, 0x3f}, "rdi st0", "pop"},
+    {"fldl (%rdi)", {0xdd, 0x07}, "rdi", "st7 push"},
+    {"fstl (%rdi)", {0xdd, 0x17}, "rdi st0", ""},
+    {"fstpl (%rdi)", {0xdd, 0x1f}, "rdi st0", "pop"},
+    {"fcoml (%rdi)", {0xdc, 0x17}, "rdi st0", "x87"},
+    {"fucomip %st(1), %st", {0xdf, 0xe9}, "st0 st1", "flags pop"},
+    {"fcmovne %st(1), %st", {0xdb, 0xc9}, "st0 st1 flags", "st0"},
     {"fnstsw %ax", {0xdf, 0xe0}, "x87 rax", "rax"},
     {"vpxor %ymm0, %ymm0, %ymm0", {0xc5, 0xfd, 0xef, 0xc0}, "", "xmm0"},
     {"vmovdqu (%rdi), %ymm1", {0xc5, 0xfe, 0x6f, 0x0f}, "rdi", "xmm1"},
@@ -187,6 +201,12 @@ RegMask mask_of(const std::string& names) {
             if (name == kGpr[n]) m |= reg_gpr(n), found = true;
         if (name == "flags") m |= kRegFlags, found = true;
         if (name == "x87") m |= kRegX87, found = true;
+        if (name == "push") m |= kX87Push, found = true;
+        if (name == "pop") m |= kX87Pop, found = true;
+        if (name == "pop2") m |= kX87Pop2, found = true;
+        if (name == "fxch") m |= kX87Exchange, found = true;
+        if (name.size() == 3 && name.rfind("st", 0) == 0) m |= reg_st(static_cast<unsigned>(name[2] - '0')), found = true;
+        if (name.size() == 3 && name.rfind("mm", 0) == 0) m |= reg_mm(static_cast<unsigned>(name[2] - '0')), found = true;
         if (name.rfind("xmm", 0) == 0) m |= reg_xmm(static_cast<unsigned>(std::stoi(name.substr(3)))), found = true;
         EXPECT_TRUE(found) << name;
     }
@@ -203,6 +223,15 @@ std::string names_of(RegMask m) {
     if (m & kRegX87) s += "x87 ";
     for (unsigned n = 0; n < 16; ++n)
         if (m & reg_xmm(n)) s += "xmm" + std::to_string(n) + " ";
+    for (unsigned n = 0; n < 8; ++n)
+        if (m & reg_st(n)) s += "st" + std::to_string(n) + " ";
+    for (unsigned n = 0; n < 8; ++n)
+        if (m & reg_mm(n)) s += "mm" + std::to_string(n) + " ";
+    const RegMask top = m & kX87TopMask;
+    if (top == kX87Push) s += "push ";
+    if (top == kX87Pop) s += "pop ";
+    if (top == kX87Pop2) s += "pop2 ";
+    if (m & kX87Exchange) s += "fxch ";
     return s;
 }
 

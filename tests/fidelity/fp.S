@@ -24,17 +24,17 @@
         X87_CHAIN fsqrt80, "fsqrt (1.0, 80-bit precision)", fsqrt
         X87_CHAIN fchs, "fchs", fchs
         X87_CHAIN fabs, "fabs", fabs
-        KERNEL fadd, tput, "fadd st(i), st"
+        KERNEL fadd, tput, "fadd st(i), st", 14
         X87_ONES
         LOOP
-        .irp i, 1,2,3,4,5,6,7,1,2,3,4,5,6,7,1,2
+        .irp i, 1,2,3,4,5,6,7,1,2,3,4,5,6,7
         fadd %st, %st(\i)
         .endr
         DONE fninit
-        KERNEL fmul, tput, "fmul st(i), st"
+        KERNEL fmul, tput, "fmul st(i), st", 14
         X87_ONES
         LOOP
-        .irp i, 1,2,3,4,5,6,7,1,2,3,4,5,6,7,1,2
+        .irp i, 1,2,3,4,5,6,7,1,2,3,4,5,6,7
         fmul %st, %st(\i)
         .endr
         DONE fninit

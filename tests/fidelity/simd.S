@@ -11,7 +11,7 @@
         DONE emms
 .endm
 .macro MM_TPUT id, text, op
-        KERNEL \id, tput, "\text"
+        KERNEL \id, tput, "\text", 14
         MM_INIT
         LOOP
         ROTMM \op
