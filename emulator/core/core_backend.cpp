@@ -359,8 +359,8 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
     out->retire = last_retire;
 
     // Results.
-    const Tick result = plan.has_op ? op_done : (plan.has_load ? load_done : last_done);
-    const Tick result_spec = plan.has_op ? op_spec : (plan.has_load ? load_spec : last_done);
+    const Tick result = plan.has_op ? op_done : (plan.has_load ? load_done + plan.load_merge : last_done);
+    const Tick result_spec = plan.has_op ? op_spec : (plan.has_load ? load_spec + plan.load_merge : last_done);
     for (RegMask m = insn.writes; m != 0; m &= m - 1) {
         const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
         th.reg_ready[b] = result;

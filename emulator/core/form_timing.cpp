@@ -32,6 +32,8 @@ constexpr Pair none() { return {0, 0}; }
 
 constexpr Row kRows[] = {
     // --- Integer -------------------------------------------------------------------------------------------
+    {InsnForm::LoadByte, LT(3, 0), LT(5, 0)},           // #24 MOV r8, [m8]: load-to-use, one cycle more than #21's
+                                                        // MOV r32, [m32] (2 / 4): the merge into the old value
     {InsnForm::AdcSbb, LT(7, 7), LT(10, 10)},           // #118 ADC r32, r32; #126 SBB; X64 #119 ADC r64: 10
     {InsnForm::LeaIndexDisp, LT(1, 0), LT(2, 0)},      // #209 LEA r32, [r+r+disp8]
     {InsnForm::LeaScaled, LT(4, 1), LT(2, 0.81)},       // #212 LEA r32, [r+r*8]; scales 2 and 4 not measured: *8's
@@ -87,7 +89,19 @@ constexpr Row kRows[] = {
     {InsnForm::DivSd, LT(38, 38), LT(40, 40)},          // #934 DIVSD, #944 SQRTSD
     {InsnForm::DivPd, LT(69, 69), LT(71, 71)},          // #939 DIVPD, #947 SQRTPD
     {InsnForm::CvtDq2Ps, LT(8.8, 0), LT(14.1, 0)},      // #968 CVTDQ2PS xmm, xmm
-    {InsnForm::CvtSi2Sd, LT(0, 5.42), LT(0, 5.17)},     // #953 CVTSI2SD xmm, r32: T only (the dump gives no L)
+    // Conversions. The dumps time a conversion alone only where source and result are in the same register file;
+    // the others only as a round trip through the reverse conversion (a pair). Where a pair is all there is, its
+    // latency is split evenly between the two: a stated assumption (a pair's chain gives the sum whatever the split).
+    {InsnForm::CvtSi2Sd, LT(12, 5.42), LT(16, 5.17)},   // #953 CVTSI2SD xmm, r32: T; L half of #957's pair (24 / 32)
+    {InsnForm::CvtSd2Si, LT(12, 2.5), LT(16, 4)},       // #956 CVTTSD2SI, #954 CVTSD2SI r32, xmm: T; L the other half
+                                                        // of #957 CVTTSD2SI + CVTSI2SD (#955 with CVTSD2SI: the same)
+    {InsnForm::CvtSs2Sd, LT(8, 2), LT(9, 4)},           // #976 CVTSS2SD xmm, xmm (with #977, the pair #978: 20 / 22)
+    {InsnForm::CvtSd2Ss, LT(12, 3.33), LT(13, 4.25)},   // #977 CVTSD2SS xmm, xmm
+    {InsnForm::CvtPs2Pd, LT(6, 2), LT(7, 2)},           // #973 CVTPS2PD T; L half of the pair #975 (12 / 14): each
+                                                        // alone, a conversion feeding itself, measures 10.4 / 13.6
+                                                        // (#973) and 10.0 / 11.0 (#974), more than the pair; code
+                                                        // uses a result in its new precision, as the pair does
+    {InsnForm::CvtPd2Ps, LT(6, 2), LT(7, 3)},           // #974 CVTPD2PS T; L half of the pair #975
     // --- MMX and SSE2 integer ----------------------------------------------------------------------------------
     {InsnForm::PmulMmx, LT(6, 1), LT(7, 1)},            // #689 PMULLW mm, #692 PMADDWD mm
     {InsnForm::PmulXmm, LT(6, 2), LT(7, 2)},            // #1062 PMULLW, #1065 PMULUDQ, #1067 PMADDWD xmm
@@ -97,6 +111,13 @@ constexpr Row kRows[] = {
     {InsnForm::PshufdXmm, LT(4, 2), LT(4, 2)},          // #1144 PSHUFD xmm, xmm, imm8
     {InsnForm::UnpackHighXmm, LT(4, 0), LT(4, 0)},      // #1086 PUNPCKHBW xmm, xmm
     {InsnForm::PackXmm, LT(4, 0), LT(4, 0)},            // #1094 PACKSSWB xmm, xmm
+    // --- Moves between register files: measured only as round trips, split evenly (see Conversions) ------------
+    {InsnForm::MovdFromMmx, LT(4, 1), LT(5.5, 1)},      // #624 MOVD r32, mm T; L half of #626's pair (8 / 11)
+    {InsnForm::MovdToMmx, LT(4, 1), LT(5.5, 1)},        // #625 MOVD mm, r32 T; L the other half
+    {InsnForm::MovdFromXmm, LT(9, 1), LT(6.5, 1)},      // #979 MOVD r32, xmm T; L half of #981's pair (18 / 13)
+    {InsnForm::MovdToXmm, LT(9, 2), LT(6.5, 2)},        // #980 MOVD xmm, r32 T; L the other half
+    {InsnForm::Movdq2q, LT(9, 2), LT(10, 2)},           // #991 MOVDQ2Q mm, xmm T; L half of #993's pair (18 / 20)
+    {InsnForm::Movq2dq, LT(9, 2), LT(10, 2)},           // #992 MOVQ2DQ xmm, mm T; L the other half
     // --- Register moves ----------------------------------------------------------------------------------------
     {InsnForm::FpRegMove, LT(6, 1), LT(7, 1)},          // #798 MOVAPS, #889 MOVAPD, #994 MOVDQA, #633 MOVQ mm, mm
     {InsnForm::MovssReg, LT(2, 0), LT(2, 0)},           // #788 MOVSS xmm, xmm

@@ -100,6 +100,10 @@ void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         }
         return;
     }
+    // No operation uop: a plain load, whose form gives its load-to-use latency on an L1 hit; what it takes beyond
+    // the L1's own is the merge into the destination's other bytes.
+    const Tick l1 = to_ticks(c.l1_latency);
+    if (p->has_load && t.latency > l1) p->load_merge = t.latency - l1;
 }
 
 }  // namespace
@@ -110,6 +114,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     p->tc_slots = 1;
     p->from_rom = p->serializing = p->fence = p->pause = false;
     p->flow_latency = 0;
+    p->load_merge = 0;
     p->has_op = p->has_load = p->single = p->register_op = false;
     p->functional.generation = 0;
     for (std::uint64_t& n : p->functional.pending) n = 0;

@@ -107,6 +107,7 @@ struct UopPlan {
     bool fence;
     bool pause;
     Tick flow_latency;          // from the flow's first issue to its result (long microcode operations)
+    Tick load_merge;            // a plain load: ticks from its data to its register result (a form's merge)
     bool has_op;                // an Op/Flow uop produces the register result
     bool has_load;
     bool single;                // up to four uops, nothing that serialises: the core's fast path

@@ -15,6 +15,7 @@ namespace netburst::emu {
 enum class InsnForm : std::uint8_t {
     None,
     // Integer.
+    LoadByte,      // mov r8, m8: a load that merges into the rest of its register
     AdcSbb,        // adc/sbb: a flow through the carry flag
     LeaIndexDisp,  // lea r, [base + index + disp]
     LeaScaled,     // lea r, [base + index*scale], scale 2, 4 or 8
@@ -65,6 +66,11 @@ enum class InsnForm : std::uint8_t {
     DivPd,         // divpd, sqrtpd
     CvtDq2Ps,      // cvtdq2ps
     CvtSi2Sd,      // cvtsi2sd xmm, r/m32
+    CvtSd2Si,      // cvtsd2si, cvttsd2si r32/r64, xmm/m64
+    CvtSs2Sd,      // cvtss2sd
+    CvtSd2Ss,      // cvtsd2ss
+    CvtPs2Pd,      // cvtps2pd
+    CvtPd2Ps,      // cvtpd2ps
     // MMX and SSE2 integer.
     PmulMmx,       // pmullw/pmulhw/pmulhuw/pmaddwd/pmuludq mm
     PmulXmm,       // the same on xmm
@@ -74,6 +80,13 @@ enum class InsnForm : std::uint8_t {
     PshufdXmm,     // pshufd
     UnpackHighXmm, // punpckh* xmm
     PackXmm,       // packsswb/packssdw/packuswb xmm
+    // Moves between register files (register to register).
+    MovdFromMmx,   // movd/movq r32/r64, mm
+    MovdToMmx,     // movd/movq mm, r32/r64
+    MovdFromXmm,   // movd/movq r32/r64, xmm
+    MovdToXmm,     // movd/movq xmm, r32/r64
+    Movdq2q,       // movdq2q mm, xmm
+    Movq2dq,       // movq2dq xmm, mm
     // Register moves.
     FpRegMove,     // movaps/movapd/movdqa/movdqu/movups xmm, xmm and movq mm, mm
     MovssReg,      // movss xmm, xmm (merges into the destination)

@@ -39,6 +39,7 @@ F map0(const X86Decoded& d) {
     const std::uint8_t op = d.op;
     // adc (10-15) and sbb (18-1D) in the ALU block, and /2, /3 of group 1 (80, 81, 83).
     if ((op >= 0x10 && op <= 0x15) || (op >= 0x18 && op <= 0x1D)) return F::AdcSbb;
+    if (op == 0x8A && d.mem) return F::LoadByte;
     if ((op == 0x80 || op == 0x81 || op == 0x83) && (d.reg == 2 || d.reg == 3)) return F::AdcSbb;
     if (op == 0x8D && d.mem && d.base >= 0 && d.index >= 0) {  // lea with base and index (RIP-relative has none)
         if (d.scale > 1) return d.disp_size != 0 ? F::LeaScaledDisp : F::LeaScaled;
@@ -102,6 +103,27 @@ F map1(const X86Decoded& d) {
         return F::None;
     case 0x5B: return pp == Pp::None ? F::CvtDq2Ps : F::None;
     case 0x2A: return (pp == Pp::F2 && !d.rex_w) ? F::CvtSi2Sd : F::None;
+    case 0x2C: case 0x2D: return pp == Pp::F2 ? F::CvtSd2Si : F::None;  // cvttsd2si, cvtsd2si
+    case 0x5A:
+        switch (pp) {
+        case Pp::None: return F::CvtPs2Pd;
+        case Pp::P66: return F::CvtPd2Ps;
+        case Pp::F3: return F::CvtSs2Sd;
+        case Pp::F2: return F::CvtSd2Ss;
+        }
+        return F::None;
+    case 0x6E:  // movd/movq mm or xmm, r/m
+        if (d.mem) return F::None;
+        if (pp == Pp::None) return F::MovdToMmx;
+        return pp == Pp::P66 ? F::MovdToXmm : F::None;
+    case 0x7E:  // movd/movq r/m, mm or xmm (F3 0F 7E is movq xmm, xmm/m64)
+        if (d.mem) return F::None;
+        if (pp == Pp::None) return F::MovdFromMmx;
+        return pp == Pp::P66 ? F::MovdFromXmm : F::None;
+    case 0xD6:
+        if (d.mem) return F::None;
+        if (pp == Pp::F2) return F::Movdq2q;
+        return pp == Pp::F3 ? F::Movq2dq : F::None;
     case 0xD5: case 0xE5: case 0xE4: case 0xF5: case 0xF4:  // pmullw pmulhw pmulhuw pmaddwd pmuludq
         return xmm ? F::PmulXmm : F::PmulMmx;
     case 0xF6: return (pp == Pp::None || xmm) ? F::Psadbw : F::None;

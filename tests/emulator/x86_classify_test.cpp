@@ -357,6 +357,8 @@ TEST(X86Form, EncodingTable) {
         {"bswap %eax", {0x0f, 0xc8}, F::Bswap32},
         {"bswap %rax", {0x48, 0x0f, 0xc8}, F::Bswap64},
         {"bsf %ebx, %eax", {0x0f, 0xbc, 0xc3}, F::BitScan},
+        {"mov (%rdi), %al", {0x8a, 0x07}, F::LoadByte},
+        {"mov %bl, %al", {0x8a, 0xc3}, F::None},
         {"setc %bl", {0x0f, 0x92, 0xc3}, F::Setcc},
         {"setne (%rdi)", {0x0f, 0x95, 0x07}, F::Setcc},
         {"movzbl %bl, %eax", {0x0f, 0xb6, 0xc3}, F::MovzxByte},
