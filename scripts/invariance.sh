@@ -6,11 +6,18 @@
 # identical across the four: cycles, instructions, loads, stores, mispredicted branches, L1 misses and replays in
 # the report, and a checksum of what the program printed.
 #
-# The corpus holds programs that repeat exactly from run to run (the tool fixes their AT_RANDOM bytes). Programs
-# whose work depends on the host's clock or thread timing cannot be judged this way, because two runs of the same
-# way already differ: PAPI's ctests and examples/papi_matmul print wall-clock times (vfprintf's work depends on
-# the digits) and call the clock in PAPI's own code (zero, first: tens of cycles and instructions apart from run to
-# run; branches sizes its loop by the wall clock), and guest_threads' futex waits depend on the host's scheduling.
+# Every run must repeat exactly, so that a difference can only come from the translation. What a program reads of
+# the host is therefore held fixed:
+#  - the clock: --clock=emulated, so rdtsc, clock_gettime and gettimeofday read the emulated core (PAPI's timers,
+#    and the times the ctests print, which vfprintf formats digit by digit);
+#  - the process ids, in a new PID namespace (PAPI builds /proc/PID paths and hashes thread ids);
+#  - the address-space layout: no ASLR (setarch -R) and no vgdb shared-memory file (--vgdb=no), so that
+#    /proc/self/maps, which PAPI parses, has the same text;
+#  - /proc/cpuinfo, whose "cpu MHz" moves with the host's frequency, as one copy bind-mounted for every run;
+#  - AT_RANDOM, which the tool fixes by default.
+# That needs a mount and a PID namespace: root, or unprivileged user namespaces.
+# Programs whose work depends on thread timing still cannot be judged this way (guest_threads' futex waits depend
+# on the host's scheduling), nor PAPI tests that multiplex or sample (their timers run on the host's CPU time).
 #
 # Usage: scripts/invariance.sh [BUILD_DIR]   (default ./build; needs gzip and bzip2)
 set -euo pipefail
@@ -18,7 +25,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 run=$build/netburst-run
 [ -x "$run" ] || { echo "invariance: $run is missing: build first (./quickstart.sh test)" >&2; exit 2; }
-for tool in gzip bzip2; do
+for tool in gzip bzip2 unshare setarch; do
   command -v "$tool" >/dev/null || { echo "invariance: $tool is missing (scripts/install-deps.sh)" >&2; exit 2; }
 done
 start=$(date +%s)
@@ -26,6 +33,21 @@ start=$(date +%s)
 work=$(mktemp -d)
 trap '[ -n "${INVARIANCE_KEEP:-}" ] || rm -rf "$work"' EXIT
 guests=$build/tests/integration/guests
+ctests=$build/papi/work/src/ctests
+
+# hermetic COMMAND...: COMMAND in new mount and PID namespaces, with the fixed /proc/cpuinfo and without ASLR.
+cat /proc/cpuinfo > "$work/cpuinfo"
+namespaces=(unshare --mount --pid --fork --mount-proc)
+if ! "${namespaces[@]}" true 2>/dev/null; then
+  namespaces=(unshare --user --map-root-user --mount --pid --fork --mount-proc)
+  "${namespaces[@]}" true 2>/dev/null || {
+    echo "invariance: cannot create mount and PID namespaces (unshare): run as root, or enable unprivileged" \
+         "user namespaces (sysctl kernel.unprivileged_userns_clone=1)" >&2; exit 2; }
+fi
+hermetic() {
+  "${namespaces[@]}" sh -c 'mount --bind "$0" /proc/cpuinfo && exec setarch "$(uname -m)" -R "$@"' \
+    "$work/cpuinfo" "$@"
+}
 
 # Two event sets: loads and stores cannot be counted together (front-end tagging has one tag).
 event_sets=("-e PAPI_TOT_CYC -e PAPI_TOT_INS -e PAPI_LD_INS -e PAPI_BR_MSP -e PAPI_L1_DCM -e replay_event:NBOGUS"
@@ -56,6 +78,14 @@ awk 'BEGIN { split("the of and to in is that for it as with was on be by at this
                                  if (x % 11 == 0) s = s "\n"; else s = s " "; printf "%s", s; n += length(s) } }' \
   > "$work/input.txt"
 corpus+=("gzip $(command -v gzip) -9 -n -c input.txt" "bzip2 $(command -v bzip2) -9 -c input.txt")
+# PAPI's ctests, which program the PMU themselves and print what PAPI read: their output is part of the checksum.
+# NUM_FLOPS is fixed small (patch 0004), and PAPI_TEST_WORK_LOOPS keeps do_stuff() from sizing itself by time.
+export PAPI_TEST_NUM_FLOPS=200000 PAPI_TEST_WORK_LOOPS=1
+if [ -x "$ctests/zero" ]; then
+  for t in zero first low-level derived; do corpus+=("ctests-$t $ctests/$t"); done
+else
+  echo "invariance: no PAPI ctests in $ctests (./quickstart.sh test builds them): left out" >&2
+fi
 
 # One run: NAME VARIANT_INDEX. The reports of both event sets (counts only) and a checksum of what the program
 # printed go to $work/NAME.VARIANT.
@@ -64,11 +94,14 @@ one() {
   for line in "${corpus[@]}"; do [ "${line%% *}" = "$name" ] && cmd=${line#* }; done
   local variant=()
   [ "$v" -ne 0 ] && variant=("${variants[$v]}")
-  for set in 0 1; do
+  local sets=(0 1)
+  # PAPI programs the PMU itself in the ctests: netburst-run's own events are not counted there.
+  [ "${name#ctests-}" != "$name" ] && sets=(0)
+  for set in "${sets[@]}"; do
     out=$work/$name.$v.$set
     # shellcheck disable=SC2086 # cmd and the event set are lists of words
-    (cd "$work" && "$run" "${variant[@]}" -o "$out.report" ${event_sets[$set]} -- $cmd \
-       > "$out.stdout" 2> "$out.stderr") || echo "exit status $?" >> "$out.report"
+    (cd "$work" && hermetic "$run" --clock=emulated --valgrind-option=--vgdb=no "${variant[@]}" -o "$out.report" \
+       ${event_sets[$set]} -- $cmd > "$out.stdout" 2> "$out.stderr") || echo "exit status $?" >> "$out.report"
     grep -E '^ +[0-9,]+ |not counted|emulated|exit status' "$out.report" || true
     cksum < "$out.stdout"
   done > "$work/$name.$v"

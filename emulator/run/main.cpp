@@ -49,6 +49,9 @@ const char* kUsage =
     "                       'unsupported' (default: yes)\n"
     "      --timer-tick N   with the kernel model, a timer interrupt every N instructions of each thread, run as a\n"
     "                       synthetic CPL-0 path (default 8000000, about a 4 ms tick; 0: none)\n"
+    "      --clock=emulated the program's clock is the emulated Pentium 4's: rdtsc reads its cycles, and\n"
+    "                       clock_gettime, gettimeofday and time advance at its nominal frequency (every\n"
+    "                       instruction is then timed). Default --clock=host: the host's clock\n"
     "      --no-children    do not follow exec'd programs (they then run natively and are not counted)\n"
     "      --json           print the counts as JSON\n"
     "  -o, --output FILE    write the counts to FILE instead of standard error. FILE may hold %r (the MPI rank:\n"
@@ -83,6 +86,7 @@ struct Options {
     std::vector<std::string> valgrind_options;
     bool merge = false;
     bool progress = true;
+    bool emulated_clock = false;
     std::vector<std::string> command;  // with --merge: the reports
 };
 
@@ -106,7 +110,7 @@ void split_events(const std::string& list, std::vector<std::string>* out) {
 Options parse_options(int argc, char** argv) {
     enum {
         kModel = 256, kHt, kL3, kCpuWide, kKernelModel, kTimerTick, kNoChildren, kJson, kRecord, kValgrindOption,
-        kMerge, kNoProgress
+        kMerge, kNoProgress, kClock
     };
     static const option kLong[] = {
         {"event", required_argument, nullptr, 'e'},   {"model", required_argument, nullptr, kModel},
@@ -118,6 +122,7 @@ Options parse_options(int argc, char** argv) {
         {"record", required_argument, nullptr, kRecord},
         {"valgrind-option", required_argument, nullptr, kValgrindOption},
         {"merge", no_argument, nullptr, kMerge},      {"no-progress", no_argument, nullptr, kNoProgress},
+        {"clock", required_argument, nullptr, kClock},
         {"help", no_argument, nullptr, 'h'},          {nullptr, 0, nullptr, 0}};
     Options o;
     int c;
@@ -156,6 +161,11 @@ Options parse_options(int argc, char** argv) {
         case kValgrindOption: o.valgrind_options.emplace_back(optarg); break;
         case kMerge: o.merge = true; break;
         case kNoProgress: o.progress = false; break;
+        case kClock:
+            if (std::string(optarg) == "emulated") o.emulated_clock = true;
+            else if (std::string(optarg) == "host") o.emulated_clock = false;
+            else usage_error(std::string("--clock ") + optarg + ": the clock is 'host' or 'emulated'");
+            break;
         case 'h': std::cout << kUsage; std::exit(0);
         default: usage_error("unknown option");
         }
@@ -237,7 +247,8 @@ int main(int argc, char** argv) {
                                      "--ht=" + yes_no(o.ht), "--l3=" + yes_no(o.l3),
                                      "--cpu-wide=" + yes_no(o.cpu_wide), "--kernel-model=" + yes_no(o.kernel_model),
                                      "--timer-tick=" + std::to_string(o.timer_tick),
-                                     "--trace-children=" + yes_no(o.children)};
+                                     "--trace-children=" + yes_no(o.children),
+                                     std::string("--clock=") + (o.emulated_clock ? "emulated" : "host")};
     // Results come back even without events: the tool also reports instructions the model does not have.
     if (auto made = dir.create(); !made) fail(made.error().message);
     args.push_back("--results=" + dir.path());

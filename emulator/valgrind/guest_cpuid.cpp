@@ -165,6 +165,32 @@ CpuidRegs basic_or_extended(const nb_emulator_info& m, const GuestCpuIdentity& i
 
 }  // namespace
 
+unsigned guest_cpu_mhz(unsigned model) {
+    const GuestCpuIdentity* id = guest_cpu_identity(model);
+    if (id == nullptr) return 0;
+    // The number just before "MHz" or "GHz", with its decimals.
+    const char* text = id->brand;
+    for (unsigned i = 0; text[i] != 0; ++i) {
+        if ((text[i] != 'M' && text[i] != 'G') || text[i + 1] != 'H' || text[i + 2] != 'z') continue;
+        unsigned start = i;
+        while (start > 0 && ((text[start - 1] >= '0' && text[start - 1] <= '9') || text[start - 1] == '.')) --start;
+        unsigned whole = 0, fraction = 0, scale = 1;
+        bool after_point = false;
+        for (unsigned k = start; k < i; ++k) {
+            if (text[k] == '.') {
+                after_point = true;
+            } else if (after_point) {
+                fraction = fraction * 10 + static_cast<unsigned>(text[k] - '0');
+                scale *= 10;
+            } else {
+                whole = whole * 10 + static_cast<unsigned>(text[k] - '0');
+            }
+        }
+        return text[i] == 'M' ? whole : whole * 1000 + fraction * 1000 / scale;
+    }
+    return 0;
+}
+
 const GuestCpuIdentity* guest_cpu_identity(unsigned model) {
     if (model >= 7 || !kIdentities[model].brand) return nullptr;
     return &kIdentities[model];

@@ -39,6 +39,10 @@ struct GuestCpuIdentity {
 // nullptr for a model that does not exist.
 const GuestCpuIdentity* guest_cpu_identity(unsigned model);
 
+// The nominal core frequency in MHz that the model's brand string states ("1700MHz", "2.80GHz"): the rate of the
+// guest's clock with --clock=emulated. 0 for a model that does not exist.
+unsigned guest_cpu_mhz(unsigned model);
+
 // CPUID with EAX = leaf and ECX = subleaf on the machine `m` (its model, Hyper-Threading, caches and TLBs) for the
 // logical processor `lp`.
 CpuidRegs guest_cpuid(const nb_emulator_info& m, unsigned lp, std::uint32_t leaf, std::uint32_t subleaf);

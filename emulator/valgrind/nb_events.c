@@ -96,6 +96,7 @@ static void before_fork(ThreadId tid) {
 
 static void in_fork_child(ThreadId tid) {
     nb_files_after_fork();
+    nb_clock_fork_child();
     nb_rt_fork_child(tid);
     current_tid = tid;
 }
@@ -112,7 +113,10 @@ static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
 }
 
 static void post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs, SysRes res) {
-    (void)tid; (void)syscallno; (void)args; (void)nargs; (void)res;
+    (void)nargs;
+    make_current(tid);
+    nb_clock_post_syscall(tid, syscallno, args, res);
+    nb_procfs_post_syscall(syscallno, args, res);
 }
 
 void nb_events_register(void) {

@@ -33,12 +33,23 @@
 
 static uint64_t nb_buf[NB_BUF_WORDS];
 static uint64_t* nb_buf_ptr = nb_buf;
+static uint64_t* nb_buf_done = nb_buf;  /* the records before it went through the emulator already */
 
 void nb_flush(void) {
     if (nb_buf_ptr != nb_buf) {
-        nb_rt_consume(nb_buf, nb_buf_ptr);
-        nb_buf_ptr = nb_buf;
+        if (nb_buf_ptr != nb_buf_done) nb_rt_consume(nb_buf_done, nb_buf_ptr);
+        nb_buf_ptr = nb_buf_done = nb_buf;
         nb_progress();
+    }
+}
+
+/* A helper called from the middle of a block cannot flush: the block holds the buffer position in a temporary
+ * and commits relative to it, so it would commit its earlier records again. It consumes the committed records and
+ * leaves them in place. */
+void nb_consume_committed(void) {
+    if (nb_buf_ptr != nb_buf_done) {
+        nb_rt_consume(nb_buf_done, nb_buf_ptr);
+        nb_buf_done = nb_buf_ptr;
     }
 }
 
@@ -448,6 +459,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
         if (nb_clo.fixed_random) nb_fix_at_random(VG_(get_SP)(closure->tid));
     }
     nb_cpuid_redirect(sb_in);  /* cpuid answers as the emulated Pentium 4 (nb_cpuid.c) */
+    nb_clock_redirect(sb_in);  /* rdtsc reads the emulated core with --clock=emulated (nb_clock.c) */
 
     /* Split the block into instructions. */
     Int n = 0;

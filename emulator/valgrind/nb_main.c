@@ -175,6 +175,8 @@ static Bool process_option(const HChar* arg) {
     else if VG_STR_CLO(arg, "--record", nb_clo.record) {}
     else if VG_BOOL_CLO(arg, "--fixed-random", nb_clo.fixed_random) {}
     else if VG_STR_CLO(arg, "--progress", nb_clo.progress) {}
+    else if VG_XACT_CLO(arg, "--clock=host", nb_clo.clock_emulated, False) {}
+    else if VG_XACT_CLO(arg, "--clock=emulated", nb_clo.clock_emulated, True) {}
     else return False;
     return True;
 }
@@ -191,6 +193,9 @@ static void print_usage(void) {
         "                              thread, run as a synthetic CPL-0 path; 0: none [8000000]\n"
         "    --fixed-random=yes|no     fixed AT_RANDOM bytes, so that runs repeat exactly (the stack-protector\n"
         "                              canary is then known) [yes]\n"
+        "    --clock=host|emulated     what rdtsc, clock_gettime, gettimeofday and time read: the host's\n"
+        "                              clock, or the emulated core's cycles (every instruction is then\n"
+        "                              timed) [host]\n"
         "    --record=FILE             also write the instruction stream as a binary trace (%%p: the pid)\n"
         "    --program=FILE            netburst-run's event program (set by netburst-run)\n"
         "    --results=DIR             where to write this process's results (set by netburst-run)\n"
@@ -225,6 +230,7 @@ static void post_clo_init(void) {
     config.timer_tick = nb_clo.kernel_model ? nb_clo.timer_tick : 0;
     config.recording = nb_clo.record != NULL;
     config.max_threads = VG_N_THREADS;
+    config.emulated_clock = nb_clo.clock_emulated;
     const char* error = nb_rt_init(&config);
     if (error) VG_(fmsg_bad_option)("netburst", "%s\n", error);
     load_program();
@@ -232,6 +238,7 @@ static void post_clo_init(void) {
     create_results_file();
     open_progress_file();
     nb_instrument_init();
+    nb_clock_init();
 }
 
 static void fini(Int exitcode) {

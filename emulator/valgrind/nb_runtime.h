@@ -73,6 +73,7 @@ struct nb_rt_config {
     uint64_t timer_tick; /* with kernel_model: a thread's instructions between timer interrupts (0: none) */
     int recording;       /* write the instruction stream through nb_host_write_record */
     unsigned max_threads;/* Valgrind thread ids are below this */
+    int emulated_clock;  /* the guest's clock reads the core's cycles (nb_clock.c): every instruction is timed */
 };
 
 /* Sets up the emulator. Returns NULL, or an error message. */
@@ -124,6 +125,9 @@ size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid)
 
 /* Statistics for -v. */
 uint64_t nb_rt_instructions(void);
+/* The emulated core's cycle (Emulator::now()) after what has been consumed; the model's nominal frequency. */
+uint64_t nb_rt_cycles_now(void);
+unsigned nb_rt_cpu_mhz(void);
 uint64_t nb_rt_timed_instructions(void);
 uint64_t nb_rt_thread_switches(void);
 

@@ -18,6 +18,7 @@ struct nb_options {
     const HChar* record;   /* --record=FILE: the instruction stream as a binary trace (%p expands to the pid) */
     Bool fixed_random;     /* --fixed-random: the program's AT_RANDOM bytes are fixed ones (nb_fixed_random.c) */
     const HChar* progress; /* --progress=DIR: where this process keeps its instruction count for netburst-run */
+    Bool clock_emulated;   /* --clock=emulated: rdtsc and the time system calls read the emulated core (nb_clock.c) */
 };
 extern struct nb_options nb_clo;
 
@@ -25,6 +26,9 @@ extern struct nb_options nb_clo;
 /* Runs every buffered record through the emulator. Call before anything that must see the emulator exact:
  * client requests, thread switches, fork, exec, exit, discarding translations. */
 void nb_flush(void);
+/* The same from a helper called inside a block (a dirty call): every committed record is run, and the buffer keeps
+ * its place. */
+void nb_consume_committed(void);
 IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy);
 void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
@@ -41,6 +45,19 @@ void nb_cpuid_redirect(IRSB* sb);
 /* After an instruction's IMark in the instrumented block: reports each execution of an instruction the emulated
  * model does not have. */
 void nb_isa_check(IRSB* out, const IRStmt* imark);
+
+/* ---- The guest's clock (nb_clock.c) ---- */
+/* Notes the host's time at the start (post_clo_init). */
+void nb_clock_init(void);
+/* With --clock=emulated, makes the block's rdtsc read the emulated core (before the block is analysed). */
+void nb_clock_redirect(IRSB* sb);
+/* With --clock=emulated, rewrites what clock_gettime, gettimeofday and time returned. */
+void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res);
+/* In a forked child, before the runtime restarts its counts. */
+void nb_clock_fork_child(void);
+
+/* ---- /proc/self/maps without Valgrind's mappings (nb_procfs.c) ---- */
+void nb_procfs_post_syscall(UInt syscallno, UWord* args, SysRes res);
 
 /* ---- Threads, client requests, fork and exec (nb_events.c) ---- */
 /* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */

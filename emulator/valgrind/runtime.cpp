@@ -52,6 +52,7 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     ec.model = config.model;
     ec.hyper_threading = config.hyper_threading != 0;
     ec.with_l3 = config.with_l3 != 0;
+    ec.force_timing = config.emulated_clock != 0;  // the clock reads cycles, which only the timing tier has
     emu_->reset(ec);
     describe_machine(ec.model, ec.hyper_threading, ec.with_l3, &machine_);
     GuestMemory memory;

@@ -104,6 +104,8 @@ public:
     void finish();
     std::size_t results(char* buffer, std::size_t capacity, bool final_run, std::uint64_t pid);
     std::uint64_t instructions() const;
+    // The emulated core's cycle after what has been consumed (the guest's clock with --clock=emulated).
+    Cycle cycles_now() const { return emu_->now(); }
     // For -v: how many instructions (the synthetic kernel paths included) ran in the timing tier, which costs
     // about ten times the functional tier per instruction; and how many times another guest thread was installed.
     std::uint64_t timed_instructions() const { return emu_->timed_instructions(); }

@@ -137,6 +137,10 @@ size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid)
 }
 
 uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
+uint64_t nb_rt_cycles_now(void) { return g_runtime ? g_runtime->cycles_now() : 0; }
+unsigned nb_rt_cpu_mhz(void) {
+    return g_runtime ? netburst::emu::vg::guest_cpu_mhz(g_runtime->machine().model) : 0;
+}
 uint64_t nb_rt_timed_instructions(void) { return g_runtime ? g_runtime->timed_instructions() : 0; }
 uint64_t nb_rt_thread_switches(void) { return g_runtime ? g_runtime->thread_switches() : 0; }
 
