@@ -3,8 +3,12 @@
  *   guest_cpuid            prints the vendor, family, model, stepping, the feature flags libraries dispatch on,
  *                          the brand string and the leaf-2 descriptors, one "name value" per line
  *   guest_cpuid ssse3 N    also executes a pshufb (SSSE3, which no Pentium 4 has) N times, and prints its address
- *   guest_cpuid avx N      the same with a vaddps on ymm registers (AVX) */
+ *   guest_cpuid avx N      the same with a vaddps on ymm registers (AVX)
+ *   guest_cpuid clock N    also times N rounds of 16 dependent imuls with rdtsc and clock_gettime(CLOCK_MONOTONIC)
+ *                          and prints "tsc CYCLES" and "ns NANOSECONDS" (the clock the program sees) */
 #include <cpuid.h>
+#include <time.h>
+#include <x86intrin.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,23 @@ __attribute__((noinline)) unsigned long run_vaddps(void) {
     unsigned long at;
     __asm__ volatile("lea 1f(%%rip), %0\n1:\tvaddps %%ymm1, %%ymm1, %%ymm0" : "=r"(at) : : "xmm0", "xmm1");
     return at;
+}
+
+__attribute__((noinline)) long imul_chain(long rounds) {
+    long x = 3;
+    for (long i = 0; i < rounds; ++i)
+        __asm__ volatile(".rept 16\n\timul %0, %0\n\t.endr" : "+r"(x));
+    return x;
+}
+
+static void time_imuls(long rounds) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    const unsigned long long t0 = __rdtsc();
+    imul_chain(rounds);
+    const unsigned long long t1 = __rdtsc();
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("tsc %llu\nns %lld\n", t1 - t0, (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
 }
 
 int main(int argc, char** argv) {
@@ -55,7 +76,9 @@ int main(int argc, char** argv) {
     printf("brand %s\n", brand);
     cpuid(2, 0, r);
     printf("leaf2 %08x %08x %08x %08x\n", r[0], r[1], r[2], r[3]);
-    if (argc > 2) {
+    if (argc > 2 && strcmp(argv[1], "clock") == 0) {
+        time_imuls(atol(argv[2]));
+    } else if (argc > 2) {
         unsigned long (*run)(void) = strcmp(argv[1], "avx") == 0 ? run_vaddps : run_pshufb;
         unsigned long at = 0;
         for (long i = atol(argv[2]); i > 0; --i) at = run();
