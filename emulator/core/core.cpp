@@ -40,6 +40,7 @@ void Core::reset(const CoreConfig& config) {
         std::memset(th.sb_free, 0, sizeof th.sb_free);
         th.stores.reset();
         th.last_alloc = th.last_retire = th.last_commit = 0;
+        th.commit_slot = 0;
         th.load_barrier = 0;
         th.last_load_done = 0;
         th.recent_pos = th.recent_count = 0;

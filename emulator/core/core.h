@@ -175,6 +175,7 @@ private:
         Cycle last_alloc = 0;
         Cycle last_retire = 0;
         Cycle last_commit = 0;
+        std::uint64_t commit_slot = 0;  // the latest store's commit, in 1/store_commit_stores cycles
         Tick load_barrier = 0;     // fences: loads may not execute before this
         Tick last_load_done = 0;   // fences wait for every older load
         const UopPlan* recent[16];  // the latest correct-path instructions, patterns for wrong-path uops
@@ -253,7 +254,7 @@ private:
             port0_.set(a);
             return a;
         }
-        if (unit == Unit::Load) return load_port_.claim(ready, TickRing::kCycleStart);
+        if (unit == Unit::Load && busy <= 1) return load_port_.claim(ready, TickRing::kCycleStart);
         if (unit == Unit::Alu0) return port0_.claim(ready, TickRing::kAnyTick);
         return issue_slow(unit, ready, busy);
     }

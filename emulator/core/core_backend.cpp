@@ -23,7 +23,17 @@ Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
     case Unit::FastAlu:
     case Unit::Alu0: return port0_.claim(ready, TickRing::kAnyTick);
     case Unit::FpMove: return port0_.claim(ready, TickRing::kCycleStart);
-    case Unit::Load: return load_port_.claim(ready, TickRing::kCycleStart);
+    case Unit::Load: {
+        // A load that holds the port for `busy` cycles (an unaligned 16-byte load).
+        Tick t = ready;
+        for (int guard = 0; guard < 4096; ++guard) {
+            t = load_port_.find(t, TickRing::kCycleStart);
+            if (load_port_.run_free(t, busy, kTicksPerCycle)) break;
+            t += kTicksPerCycle;
+        }
+        load_port_.set_run(t, busy, kTicksPerCycle);
+        return t;
+    }
     case Unit::StoreAddr: return sta_port_.claim(ready, TickRing::kCycleStart);
     case Unit::Complex: return port1_.claim(ready, TickRing::kCycleStart);
     case Unit::SlowAlu: {
@@ -76,14 +86,15 @@ Tick Core::load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSp
     }
     const MemOperand& m = insn.mem[s.mem];
     const unsigned size = m.size == 0 ? 1 : m.size;
-    // An older store whose address is still unknown: the MOB replays the load until it is known.
+    // An older store whose address is still unknown: the MOB holds the load (NO_STA) and sends it again when the
+    // address is known, as it does for store data (below), not round the scheduler's replay loop.
     if (ready < th.stores.max_sta()) {
         sink->event(to_cycle(ready), EventId::MobLoadReplay, kNoSta);
         *causes |= kReplayMob;
         *mob |= 1u << kNoSta;
-        ready = replay_until(ready, th.stores.max_sta(), to_ticks(cfg_.replay_cycles));
+        ready = th.stores.max_sta();
     }
-    const Tick issue = issue_on(Unit::Load, ready, 1);
+    const Tick issue = issue_on(Unit::Load, ready, s.busy);
     *spec = issue + latency;
     const LoadAccess a = load_access(t, m, issue, sink);
     *causes |= a.causes;
@@ -119,12 +130,17 @@ Tick Core::load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSp
     const StoreBuffer::Check c = th.stores.check(m.address, size, issue);
     switch (c.conflict) {
     case StoreBuffer::Conflict::None: break;
-    case StoreBuffer::Conflict::Forward: data = access + latency; break;
     case StoreBuffer::Conflict::NoStd:
+        // The store's data is not there yet: the MOB holds the load until it is (NO_STD), and the scheduler
+        // wakes the load's dependents for the forwarded data, so they are not replayed.
         sink->event(to_cycle(issue), EventId::MobLoadReplay, kNoStd);
         *causes |= kReplayMob;
         *mob |= 1u << kNoStd;
-        data = replay_until(access + latency, c.wait + latency, to_ticks(cfg_.replay_cycles));
+        [[fallthrough]];
+    case StoreBuffer::Conflict::Forward:
+        // Forwarded data takes the load's own latency plus store_forward_ticks from the store data being ready.
+        data = max_tick(access + latency, c.wait + latency + cfg_.store_forward_ticks);
+        *spec = data;
         break;
     case StoreBuffer::Conflict::PartialData:
     case StoreBuffer::Conflict::UnalignedAddr: {
@@ -187,6 +203,8 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
     std::uint64_t seq = th.uop_seq;
     Tick load_done = 0, load_spec = 0, op_done = 0, op_spec = 0, last_done = 0;
     Tick sta_done = 0, branch_done = 0, flow_first = ~Tick{0};
+    Tick sp_done = 0, sp_spec = 0;
+    bool has_sp = false;
     Cycle branch_deliver = 0;
     UopRecord* branch_rec = nullptr;
     struct StoreSlot {
@@ -260,6 +278,11 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
                 spec = max_tick(spec, th.load_barrier);
                 break;
             case UopRole::StoreAddr: break;
+            case UopRole::StackPtr:
+                // It reads the stack pointer and nothing else.
+                ready = max_tick(th.reg_ready[core_memory::kStackPointer], exec_min);
+                spec = max_tick(th.reg_spec[core_memory::kStackPointer], exec_min);
+                break;
             case UopRole::StoreData:
                 ready = max_tick(ready, plan.has_op ? op_done : load_done);
                 spec = max_tick(spec, plan.has_op ? op_spec : load_spec);
@@ -311,6 +334,11 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
                     sta_done = done;
                     break;
                 case UopRole::Branch: branch_done = done; break;
+                case UopRole::StackPtr:
+                    sp_done = done;
+                    sp_spec = spec_done;
+                    has_sp = true;
+                    break;
                 default: break;
                 }
             }
@@ -365,6 +393,10 @@ void Core::run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPl
         const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
         th.reg_ready[b] = result;
         th.reg_spec[b] = result_spec;
+    }
+    if (has_sp && (insn.writes & reg_gpr(4)) != 0) {
+        th.reg_ready[core_memory::kStackPointer] = sp_done;
+        th.reg_spec[core_memory::kStackPointer] = sp_spec;
     }
     if (plan.has_load) th.last_load_done = max_tick(th.last_load_done, load_done);
 

@@ -5,7 +5,10 @@
 //   [S]    Sprunt, IEEE Micro 2002 (seed 001: FP add latency);
 //   [ITJ]  Hinton et al., ITJ 2001 (20-stage pipeline) and Boggs et al., ITJ 2004 (Prescott, 31 stages);
 //   [XT]   ExtremeTech's Prescott architecture article (32 store buffers, 8 outstanding L1 misses, dedicated
-//          integer multiplier, shifts on the fast ALUs).
+//          integer multiplier, shifts on the fast ALUs);
+//   [XB]   X-bit labs' NetBurst article, page 16 (L2-to-L1 bandwidth);
+//   [IL]   the InstLatX86 and MemLat dumps of InstLatx64/InstLatx64 (tests/fidelity/measured.tsv): Northwood
+//          F/2/9 (Pentium 4 2.80 GHz), Prescott F/4/1 (Celeron D 2.53 GHz) and F/4/3 (Pentium 4 3.20 GHz, 2 MB).
 // Values without a source are our assumptions and are marked so in the documentation.
 #include "emulator/core/core_config.h"
 
@@ -16,6 +19,14 @@ namespace {
 void northwood(CoreConfig& c) {
     // The defaults in core_config.h are the Northwood values.
     c.l2_size = c.model == 2 ? 512 * 1024 : 256 * 1024;  // [ORM]: 256 KB (Willamette), 512 KB (model 2)
+    // The bus and memory are those of the measured Northwood, the Pentium 4 2.80 GHz with Hyper-Threading (F/2/9)
+    // of [IL]: Intel sold that part (the 2.80C) only with the 800 MT/s bus, 200 MHz, so 14 core cycles per bus
+    // clock. Its memory latency is 316 cycles (MemLat summary: a 16 MB ring at a 1 KB stride, a DTLB miss every
+    // fourth load). The core's own part of a miss (L1 and L2 lookups, to the bus and back, the transfer, the DTLB
+    // walk) is 77 cycles in the model, which leaves 17 bus clocks from the request to the first data: the chipset
+    // and the DRAM of that machine (the suite's mem_latency gives 315). Willamette (0, 1) keeps this platform.
+    c.bus_ratio = 14;
+    c.memory_bus_clocks = 17;
 }
 
 void prescott(CoreConfig& c) {
@@ -25,6 +36,12 @@ void prescott(CoreConfig& c) {
     c.branch_resolve = 5;
     c.redirect = 6;
     c.store_buffers = 32;      // [XT]
+    // [IL] F/4/3 #488 PUSH r64 + POP r64 5, #36 MOV r32, [m32] + MOV [m32], r32 6.3, the SIMD pairs (#801, #882,
+    // #997) 20: less the load (4; 12 for SIMD) and the store data (1; 7 through the FP move unit), 0 to 1.3 cycles
+    // are left; half a cycle. (The read-modify-write chain, #80, measures 5.1: doc/fidelity.md lists it.)
+    c.store_forward_ticks = 1;
+    c.store_commit_stores = 6;  // [IL] F/4/1 #30 MOV [m32], r32: T 1.83, six stores every 11 cycles
+    c.store_commit_cycles = 11;
     c.fill_buffers = 8;        // [XT]
     c.wc_buffers = 8;          // [XT]
     c.fast_alu_ticks = 2;      // simple integer uops take a full cycle on Prescott (assumption, see the doc)
@@ -39,9 +56,18 @@ void prescott(CoreConfig& c) {
     c.l1_fp_latency = 12;
     c.l2_size = c.model == 3 ? 1024 * 1024 : 2 * 1024 * 1024;  // [ORM]: 1 MB (3, 4), 2 MB (4, 6)
     // [ORM] gives 18 (1 MB) and 20 (2 MB); we read them as load issue to fill, i.e. including the 4-cycle L1
-    // check, which with the replay loop gives 25 cycles load to use (AnandTech measured 23 and 27).
+    // check. With the replay loop and the L2's request slots (below) a pointer chase through the L2 reads 30
+    // cycles load to use ([IL] MemLat F/4/1 and F/4/3: 28; AnandTech measured 23 and 27).
     c.l2_latency = c.model == 3 ? 14 : 16;
-    c.bus_ratio = 16;          // 3.2 GHz on an 800 MT/s (200 MHz) bus
+    // [XB]: from the L2 into the L1, Prescott moves "about 1.5-2 times" less than Northwood's 32 bytes per cycle,
+    // i.e. a 64-byte line every 3 to 4 cycles; the L2 takes a request every 3.5 cycles, the middle of that range.
+    c.l2_request_ticks = 7;
+    // The bus and memory of the Pentium 4 3.20 GHz with 2 MB L2 (F/4/3) of [IL], the part model 4 is: 800 MT/s
+    // (200 MHz), 16 core cycles per bus clock. Its memory latency is 301 cycles (MemLat summary, the same chase as
+    // for Northwood); the core's own part is 88 cycles in the model, which leaves 13 bus clocks (the suite gives
+    // 296). Models 3 and 6 keep this platform.
+    c.bus_ratio = 16;
+    c.memory_bus_clocks = 13;
 }
 
 }  // namespace

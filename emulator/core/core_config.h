@@ -74,7 +74,8 @@ struct CoreConfig {
     unsigned l2_ways = 8;
     unsigned l2_line = 128;           // two 64-byte sectors
     unsigned l2_latency = 7;
-    unsigned l2_issue_cycles = 2;     // the L2 accepts a request every other cycle
+    unsigned l2_request_ticks = 4;    // the L2 takes a request every this many ticks: every other cycle, 32 bytes
+                                      // per cycle into the L1 (thesis; X-bit labs measured it)
     unsigned l3_size = 0;
     unsigned l3_ways = 8;
     unsigned l3_latency = 14;
@@ -84,12 +85,20 @@ struct CoreConfig {
     unsigned replay_passes_max = 8;   // passes a missing load makes before waiting for its fill
     unsigned split_penalty = 7;       // a load or store crossing a 64-byte line is replayed once
     unsigned store_commit_delay = 2;  // retirement to the store's write into the caches
+    // A forwarded load has its data this long after the store data, plus its own latency. Northwood: PUSH + POP
+    // (InstLatX86 #488) 8.1, ADD [m32], r32 (#80) 8.8, the SIMD store-load pairs (#801, #882, #997) 21, less the
+    // load (2; 9), the store data (0.5; 6 through the FP move unit) and the add: 5.6 to 6 cycles left; 6.
+    unsigned store_forward_ticks = 12;
+    // Stores leave the store buffer, in order, store_commit_stores every store_commit_cycles cycles: #30
+    // MOV [m32], r32, T 1.75 on Northwood (four every seven cycles).
+    unsigned store_commit_stores = 4;
+    unsigned store_commit_cycles = 7;
     unsigned wc_buffers = 6;          // store misses to the L2 being filled (write-combining buffers)
 
-    // --- Bus ---------------------------------------------------------------------------------------------------
-    unsigned bus_ratio = 20;          // core cycles per bus clock
+    // --- Bus: the platform of the measured machine (core_config.cpp) ----------------------------------------
+    unsigned bus_ratio = 14;          // core cycles per bus clock
     unsigned to_bus_cycles = 12;      // to the bus and back, inside the processor
-    unsigned memory_bus_clocks = 9;   // memory access, in bus clocks
+    unsigned memory_bus_clocks = 17;  // from the request on the bus to the first data, chipset and DRAM included
     unsigned sector_bus_clocks = 2;   // one 64-byte sector on the quad-pumped 64-bit bus
     unsigned bsq_entries = 16;
     unsigned ioq_entries = 8;

@@ -150,6 +150,8 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
     }
 
     Tick load_done = 0, load_spec = 0, op_done = 0, op_spec = 0, last_done = 0, sta_done = 0;
+    Tick sp_done = 0, sp_spec = 0;
+    bool has_sp = false;
     std::uint64_t sseq = 0;
     UopRecord* rec = nullptr;
     UopRecord* store_rec = nullptr;
@@ -185,7 +187,11 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
         const bool address = role == UopRole::Load || role == UopRole::StoreAddr;
         Tick ready = max_tick(address ? addr_ready : regs_ready, exec_min);
         Tick spec = max_tick(address ? addr_spec : regs_spec, exec_min);
-        if (role == UopRole::Load) {
+        if (role == UopRole::StackPtr) {
+            // It reads the stack pointer and nothing else.
+            ready = max_tick(th.reg_ready[core_memory::kStackPointer], exec_min);
+            spec = max_tick(th.reg_spec[core_memory::kStackPointer], exec_min);
+        } else if (role == UopRole::Load) {
             ready = max_tick(ready, th.load_barrier);
             spec = max_tick(spec, th.load_barrier);
         } else if (role == UopRole::StoreData) {
@@ -224,6 +230,10 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
                 sta_done = done;
             } else if (role == UopRole::Branch) {
                 branch_done = done;
+            } else if (role == UopRole::StackPtr) {
+                sp_done = done;
+                sp_spec = spec_done;
+                has_sp = true;
             }
         }
         last_done = max_tick(last_done, done);
@@ -261,6 +271,10 @@ void Core::execute_fast(Thread& th, unsigned t, const Instruction& insn, const U
         const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
         th.reg_ready[b] = result;
         th.reg_spec[b] = result_spec;
+    }
+    if (has_sp && (insn.writes & reg_gpr(4)) != 0) {
+        th.reg_ready[core_memory::kStackPointer] = sp_done;
+        th.reg_spec[core_memory::kStackPointer] = sp_spec;
     }
     if (plan.has_load) th.last_load_done = max_tick(th.last_load_done, load_done);
     if (store_rec != nullptr) {

@@ -22,6 +22,7 @@ constexpr unsigned kDataWalk = 0;                                               
 constexpr unsigned kFlush = 4;                                                                 // TC_misc
 constexpr unsigned kClearCycles = 0, kSmcClear = 6;                                            // machine_clear
 constexpr unsigned k64kConflict = 3;                                                           // memory_cancel
+constexpr unsigned kStackPointer = 4;                                        // reg_gpr(4): rsp, its scoreboard index
 
 inline std::uint64_t dtlb_page(std::uint64_t physical, unsigned thread) {
     return (physical >> kPageBits) ^ (static_cast<std::uint64_t>(thread) << 50);
@@ -110,8 +111,13 @@ void Core::commit_store(Thread& th, unsigned t, unsigned sb_index, const MemOper
     Cycle c = 0;
     [[maybe_unused]] Tick released = 0;
     if constexpr (Sink::kTiming) {
-        c = retire + cfg_.store_commit_delay;
-        if (c <= th.last_commit) c = th.last_commit + 1;
+        // Stores leave the buffer in order, store_commit_stores every store_commit_cycles: the slot is counted in
+        // 1/store_commit_stores cycles, and the store writes at the cycle its slot falls in (or the next).
+        const std::uint64_t per = cfg_.store_commit_stores == 0 ? 1 : cfg_.store_commit_stores;
+        std::uint64_t slot = (retire + cfg_.store_commit_delay) * per;
+        if (slot < th.commit_slot + cfg_.store_commit_cycles) slot = th.commit_slot + cfg_.store_commit_cycles;
+        th.commit_slot = slot;
+        c = (slot + per - 1) / per;
         th.last_commit = c;
         released = to_ticks(c + 1);
     }

@@ -122,6 +122,9 @@ constexpr Row kRows[] = {
     {InsnForm::FpRegMove, LT(6, 1), LT(7, 1)},          // #798 MOVAPS, #889 MOVAPD, #994 MOVDQA, #633 MOVQ mm, mm
     {InsnForm::MovssReg, LT(2, 0), LT(2, 0)},           // #788 MOVSS xmm, xmm
     {InsnForm::MovsdReg, LT(4, 0), LT(4, 0)},           // #879 MOVSD xmm, xmm
+    // --- Loads: T is the load port's occupancy ------------------------------------------------------------------
+    {InsnForm::UnalignedLoad, LT(0, 2), LT(0, 2)},      // #803 MOVUPS xmm, [m128] T 2.00 / 2.42, #806 [m128 + 4]
+                                                        // 2.33 / 1.92, #999 and #1002 MOVDQU the same: 2
 };
 
 constexpr Tick to_half_cycles(double cycles) { return static_cast<Tick>(cycles * kTicksPerCycle + 0.5); }

@@ -28,6 +28,7 @@ void MemorySystem::reset(const CoreConfig& c) {
     if (l1_alias_bits_ > 40) l1_alias_bits_ = 40;
     l1_block_mask_ = (std::uint64_t{1} << (l1_alias_bits_ - l1_.line_bits())) - 1;
     l2_port_.reset();
+    l2_request_ticks_ = c.l2_request_ticks == 0 ? 1 : c.l2_request_ticks;
     fill_buffers_ = clamp_count(c.fill_buffers, 16);
     wc_buffers_ = clamp_count(c.wc_buffers, 16);
     for (Tick& t : fill_free_) t = 0;
@@ -134,7 +135,7 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
     last_store_block_ = block64;
     // L2: write-back.
     Tick slot = 0;
-    if constexpr (Sink::kTiming) slot = l2_port_.claim(when, TickRing::kEveryOtherCycle);
+    if constexpr (Sink::kTiming) slot = l2_slot(when);
     const std::uint64_t block = physical >> l2_.line_bits();
     CacheLine* line = l2_.touch<Sink::kTiming>(block);
     if (line != nullptr) {

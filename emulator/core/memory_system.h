@@ -14,9 +14,9 @@
 //    The L1 is keyed by those bits (the block), and a line's tag word holds the rest: the linear address above
 //    them and the address space.
 //  - Fill buffers bound the L1 misses outstanding (4 on Northwood, 8 on Prescott).
-//  - L2: write-back, 128-byte lines of two 64-byte sectors, one request every other cycle. A miss fetches both
-//    sectors [ORM]. Lines are Exclusive after a read and Modified after a write (no other bus agents are
-//    modelled, so nothing is ever Shared).
+//  - L2: write-back, 128-byte lines of two 64-byte sectors, one request every other cycle (every 3.5 cycles on
+//    Prescott: CoreConfig::l2_request_ticks). A miss fetches both sectors [ORM]. Lines are Exclusive after a
+//    read and Modified after a write (no other bus agents are modelled, so nothing is ever Shared).
 #pragma once
 
 #include <cstdint>
@@ -91,6 +91,16 @@ public:
     // Forget port reservations before `tick` (time only moves forward).
     void advance(Tick tick) { l2_port_.advance(tick); }
 
+    // The first free L2 request slot at or after `tick`, claimed. Slots are every l2_request_ticks ticks, counted
+    // from tick 0 (a fixed grid, as the L2 pipeline runs whether or not a request comes).
+    Tick l2_slot(Tick tick) {
+        if (tick < l2_port_.base()) tick = l2_port_.base();
+        Tick t = (tick + l2_request_ticks_ - 1) / l2_request_ticks_ * l2_request_ticks_;
+        while (l2_port_.taken(t)) t += l2_request_ticks_;
+        l2_port_.set(t);
+        return t;
+    }
+
     struct Stats {
         std::uint64_t l1_loads = 0, l1_load_misses = 0, l2_reads = 0, l2_read_misses = 0, l3_read_misses = 0;
         std::uint64_t alias_conflicts = 0, store_commits = 0, l2_write_misses = 0;
@@ -152,7 +162,7 @@ private:
         using namespace memory_system_detail;
         ++stats_.l2_reads;
         Tick slot = 0;
-        if constexpr (Sink::kTiming) slot = l2_port_.claim(start, TickRing::kEveryOtherCycle);
+        if constexpr (Sink::kTiming) slot = l2_slot(start);
         const std::uint64_t block = physical >> l2_.line_bits();
         CacheLine* line = l2_.touch<Sink::kTiming>(block);
         if (line != nullptr) {
@@ -180,6 +190,7 @@ private:
     unsigned l1_alias_bits_ = 16;
     std::uint64_t l1_block_mask_ = (std::uint64_t{1} << 10) - 1;
     TickRing l2_port_;
+    Tick l2_request_ticks_ = 4;
     Tick fill_free_[16];
     unsigned fill_buffers_ = 4;
     Tick wcb_free_[16];

@@ -67,7 +67,10 @@ public:
         UopSpec& a = add(Unit::StoreAddr, UopRole::StoreAddr, cycles(1));
         a.kind = UopKind::Store;
         a.mem = static_cast<std::uint8_t>(mem);
-        UopSpec& d = add(fp ? Unit::FpMove : Unit::Alu0, UopRole::StoreData, fp ? cycles(1) : fast());
+        // FP store data goes through the FP move unit, whose latency is the register move's (#798 MOVAPS xmm,
+        // xmm: 6 on Northwood, 7 on Prescott); the store-to-load pairs (#801, #882, #997) measure it in the chain.
+        UopSpec& d =
+            add(fp ? Unit::FpMove : Unit::Alu0, UopRole::StoreData, fp ? cycles(c_.fp_move_latency) : fast());
         d.mem = static_cast<std::uint8_t>(mem);
         if (fp) exec(d, EventId::X87SimdMovesUop, kAllP0Bit);
     }
@@ -82,8 +85,9 @@ private:
     UopPlan* p_;
 };
 
-// A known form refines the operation uop the class planned (its first Op uop: the others are stack-pointer
-// updates): its latency, and its unit's busy time where the form's throughput is known.
+// A known form refines the operation uop the class planned (its first Op uop): its latency, and its unit's busy
+// time where the form's throughput is known. A form without an operation uop (a plain load) sets how long its load
+// holds the load port.
 void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     if (insn.form == InsnForm::None) return;
     const FormTiming t = form_timing(insn.form, c.model);
@@ -100,8 +104,15 @@ void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         }
         return;
     }
-    // No operation uop: a plain load, whose form gives its load-to-use latency on an L1 hit; what it takes beyond
-    // the L1's own is the merge into the destination's other bytes.
+    // No operation uop: a plain load. Its form gives the load port's busy time (the unaligned 16-byte loads) and
+    // its load-to-use latency on an L1 hit, whose excess over the L1's own is the merge into the destination's
+    // other bytes (mov r8, [m8]).
+    for (unsigned i = 0; i < p->num_specs; ++i) {
+        UopSpec& s = p->specs[i];
+        if (s.role != UopRole::Load) continue;
+        if (t.busy != 0) s.busy = t.busy;
+        break;
+    }
     const Tick l1 = to_ticks(c.l1_latency);
     if (p->has_load && t.latency > l1) p->load_merge = t.latency - l1;
 }
@@ -139,6 +150,9 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     };
     const bool writes_flags = (insn.writes & kRegFlags) != 0;
     const bool writes_sp = (insn.writes & reg_gpr(4)) != 0;
+    // push, pop (and leave-like forms that read it) adjust the stack pointer they read; an instruction that writes
+    // it without reading it (mov rsp, [m]) sets it from what it loads.
+    const UopRole sp_role = (insn.reads & reg_gpr(4)) != 0 ? UopRole::StackPtr : UopRole::Op;
 
     auto flow = [&](Unit unit, std::uint64_t n, Tick latency) {
         if (n == 0) return;
@@ -160,7 +174,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         // A load without flags written is a plain move (mov, movzx, pop into a register): no ALU uop.
         const bool op = loads == 0 ? stores == 0 || writes_flags : (writes_flags || stores != 0);
         if (op || insn.cls == InsnClass::IntShift) b.add(unit, UopRole::Op, lat);
-        if (writes_sp && n_mem != 0) b.add(Unit::FastAlu, UopRole::Op, b.fast());  // push/pop stack pointer
+        if (writes_sp && n_mem != 0) b.add(Unit::FastAlu, sp_role, b.fast());  // push/pop stack pointer
         emit_stores();
         break;
     }
@@ -195,7 +209,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
             p->specs[p->num_specs - 2].mem = 0xFF;  // no address known
             p->specs[p->num_specs - 1].mem = 0xFF;
         }
-        b.add(Unit::FastAlu, UopRole::Op, b.fast());  // stack pointer
+        b.add(Unit::FastAlu, UopRole::StackPtr, b.fast());
         b.add(Unit::Alu0, UopRole::Branch, b.fast()).kind = UopKind::Branch;
         if (insn.cls == InsnClass::IndirectCall && c.model < 3) p->from_rom = true;
         break;
@@ -209,7 +223,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         } else {
             emit_loads();
         }
-        b.add(Unit::FastAlu, UopRole::Op, b.fast());
+        b.add(Unit::FastAlu, UopRole::StackPtr, b.fast());
         b.add(Unit::Alu0, UopRole::Branch, b.fast()).kind = UopKind::Branch;
         break;
     case InsnClass::X87Arith:

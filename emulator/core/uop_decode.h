@@ -38,7 +38,9 @@ enum class Unit : std::uint8_t {
     StoreAddr,  // port 3
 };
 
-enum class UopRole : std::uint8_t { Load, StoreAddr, StoreData, Op, Branch, Flow };
+// StackPtr: the stack-pointer update of push, pop, call and ret, which reads only the stack pointer (not the
+// loaded value) and writes only it.
+enum class UopRole : std::uint8_t { Load, StoreAddr, StoreData, Op, Branch, Flow, StackPtr };
 
 struct UopSpec {
     Unit unit;
@@ -139,6 +141,7 @@ public:
         if (n >= 2) k |= (insn.mem[1].is_store ? 1u << 10 : 0u) | (insn.mem[1].size >= 16 ? 1u << 11 : 0u);
         if (insn.writes & kRegFlags) k |= 1u << 12;
         if (insn.writes & reg_gpr(4)) k |= 1u << 13;
+        if (insn.reads & reg_gpr(4)) k |= 1u << 28;
         if (insn.cls == InsnClass::StringOp) k |= static_cast<std::uint32_t>(insn.rep_count_log2 & 63) << 14;
         static_assert(static_cast<unsigned>(InsnForm::Count_) <= 256, "shape_key keeps the form in 8 bits");
         k |= static_cast<std::uint32_t>(insn.form) << 20;

@@ -91,6 +91,8 @@ enum class InsnForm : std::uint8_t {
     FpRegMove,     // movaps/movapd/movdqa/movdqu/movups xmm, xmm and movq mm, mm
     MovssReg,      // movss xmm, xmm (merges into the destination)
     MovsdReg,      // movsd xmm, xmm
+    // Loads.
+    UnalignedLoad, // movups/movupd/movdqu/lddqu xmm, m128: the load port twice
     Count_
 };
 

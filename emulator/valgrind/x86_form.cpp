@@ -134,9 +134,11 @@ F map1(const X86Decoded& d) {
     case 0x63: case 0x67: case 0x6B: return xmm ? F::PackXmm : F::None;                  // packsswb packuswb packssdw
     case 0x28: case 0x29: return d.mem ? F::None : F::FpRegMove;                           // movaps, movapd
     case 0x6F: case 0x7F:  // movq mm, mm; movdqa/movdqu xmm, xmm
-        return d.mem ? F::None : F::FpRegMove;
+        if (d.mem) return op == 0x6F && pp == Pp::F3 ? F::UnalignedLoad : F::None;  // movdqu xmm, m128
+        return F::FpRegMove;
+    case 0xF0: return d.mem && pp == Pp::F2 ? F::UnalignedLoad : F::None;            // lddqu
     case 0x10: case 0x11:
-        if (d.mem) return F::None;
+        if (d.mem) return op == 0x10 && (pp == Pp::None || pp == Pp::P66) ? F::UnalignedLoad : F::None;
         if (pp == Pp::F3) return F::MovssReg;
         if (pp == Pp::F2) return F::MovsdReg;
         return F::FpRegMove;  // movups, movupd

@@ -69,6 +69,23 @@ TEST(FormTiming, UnknownFormKeepsTheClassFigure) {
               to_ticks(make_core_config(2, false, false).idiv_latency));
 }
 
+// A plain load's form sets how long the load holds the load port (movups/movdqu: #803, #806).
+TEST(FormTiming, UnalignedLoadHoldsTheLoadPortTwoCycles) {
+    for (unsigned model : {2u, 4u}) {
+        const CoreConfig config = make_core_config(model, false, false);
+        Instruction insn;
+        insn.cls = InsnClass::SimdMove;
+        insn.form = InsnForm::UnalignedLoad;
+        insn.num_mem = 1;
+        insn.mem[0].size = 16;
+        UopPlan plan;
+        decompose(config, insn, &plan);
+        ASSERT_EQ(plan.num_specs, 1u);
+        EXPECT_EQ(plan.specs[0].role, UopRole::Load);
+        EXPECT_EQ(plan.specs[0].busy, 2) << model;
+    }
+}
+
 // Plans are cached by shape: two forms of one class are two shapes.
 TEST(FormTiming, FormIsPartOfTheShape) {
     Instruction a;

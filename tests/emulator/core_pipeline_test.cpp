@@ -119,6 +119,93 @@ TEST(CorePipeline, StoreForwardingAndMobReplays) {
     EXPECT_TRUE(h.ok()) << h.problem();
 }
 
+// Cycles per loop iteration of `body` (instructions at consecutive addresses, then a taken branch back), in the
+// steady state after a warm-up.
+double cycles_per_iteration(Harness& h, const std::vector<Instruction>& body, unsigned iterations = 400) {
+    Cycle start = 0;
+    for (unsigned i = 0; i < iterations; ++i) {
+        if (i == iterations / 4) start = h.totals().last_retire;
+        h.run_all(body);
+        h.run(branch(0x402000, 0x401000, true));
+    }
+    return static_cast<double>(h.totals().last_retire - start) / (iterations - iterations / 4);
+}
+
+Instruction push_rax(std::uint64_t pc, std::uint64_t slot) {
+    Instruction i = store(pc, slot, 8, reg_gpr(0) | reg_gpr(4));
+    i.writes = reg_gpr(4);
+    return i;
+}
+Instruction pop_rax(std::uint64_t pc, std::uint64_t slot) {
+    return load(pc, slot, 8, reg_gpr(4), reg_gpr(0) | reg_gpr(4));
+}
+
+// A long run of stores to one warm line leaves the store buffer at the rate InstLatX86 measures for
+// MOV [m32], r32 (#30): one every 1.75 cycles on Northwood, 1.83 on Prescott.
+TEST(CorePipeline, StoresLeaveTheBufferAtTheMeasuredRate) {
+    for (const auto& [model, expected] : {std::pair{2u, 1.75}, std::pair{4u, 11.0 / 6.0}}) {
+        Harness h(model, false, false);
+        h.run(load(0x400F00, 0x20000000, 8, 0, reg_gpr(3)));
+        std::vector<Instruction> body;
+        for (unsigned k = 0; k < 16; ++k)
+            body.push_back(store(0x401000 + 2 * k, 0x20000040, 4, reg_gpr(0) | reg_gpr(6)));
+        EXPECT_NEAR(cycles_per_iteration(h, body) / 16, expected, 0.05) << model;
+        EXPECT_GT(h.totals().count(EventId::ResourceStall, 5), 0u) << model;  // SBFULL: the buffer is the limit
+        EXPECT_TRUE(h.ok()) << h.problem();
+    }
+}
+
+// Store-to-load forwarding chains: the store data, the forwarding delay, the load's own latency. push + pop
+// through rax: 0.5 + 6 + 2 on Northwood (measured 8.1, #488), 1 + 0.5 + 4 on Prescott (5); the stack-pointer
+// updates read only the stack pointer, so they are off the chain. An SSE store and load through xmm1: the FP move
+// unit's 6 + 6 + 9 (measured 21, #882), 7 + 0.5 + 12 (20).
+TEST(CorePipeline, ForwardedChainsTakeStoreDataForwardingAndTheLoad) {
+    for (const auto& [model, push_pop, sse] : {std::tuple{2u, 8.5, 21.0}, std::tuple{4u, 5.5, 19.5}}) {
+        Harness h(model, false, false);
+        std::vector<Instruction> body;
+        for (unsigned k = 0; k < 8; ++k) {
+            body.push_back(push_rax(0x401000 + 4 * k, 0x7fff0000 - 8));
+            body.push_back(pop_rax(0x401002 + 4 * k, 0x7fff0000 - 8));
+        }
+        EXPECT_NEAR(cycles_per_iteration(h, body) / 8, push_pop, 0.1) << model;
+        // The loads wait in the MOB: for the store's address (NO_STA: the model takes every register a store
+        // reads as an address register, rax too) or its data (NO_STD).
+        const Totals& t = h.totals();
+        EXPECT_GT(t.count(EventId::MobLoadReplay, 1) + t.count(EventId::MobLoadReplay, 3), 0u) << model;
+        EXPECT_TRUE(h.ok()) << h.problem();
+
+        Harness g(model, false, false);
+        body.clear();
+        for (unsigned k = 0; k < 8; ++k) {
+            Instruction st = store(0x401000 + 8 * k, 0x30000000, 8, reg_xmm(1) | reg_gpr(6));
+            st.cls = InsnClass::SimdMove;
+            Instruction ld = load(0x401004 + 8 * k, 0x30000000, 8, reg_gpr(6), reg_xmm(1));
+            ld.cls = InsnClass::SimdMove;
+            body.push_back(st);
+            body.push_back(ld);
+        }
+        EXPECT_NEAR(cycles_per_iteration(g, body) / 8, sse, 0.6) << model;
+        EXPECT_TRUE(g.ok()) << g.problem();
+    }
+}
+
+// movups/movdqu loads hold the load port two cycles (#803, #806: T 2 to 2.4); movaps one.
+TEST(CorePipeline, UnalignedSixteenByteLoadsHoldTheLoadPortTwoCycles) {
+    for (unsigned model : {2u, 4u}) {
+        for (const auto& [form, expected] : {std::pair{InsnForm::UnalignedLoad, 2.0}, std::pair{InsnForm::None, 1.0}}) {
+            Harness h(model, false, false);
+            std::vector<Instruction> body;
+            for (unsigned k = 0; k < 16; ++k) {
+                Instruction ld = load(0x401000 + 4 * k, 0x30000004, 16, reg_gpr(0), reg_xmm(k));
+                ld.cls = InsnClass::SimdMove;
+                ld.form = form;
+                body.push_back(ld);
+            }
+            EXPECT_NEAR(cycles_per_iteration(h, body) / 16, expected, 0.1) << model;
+        }
+    }
+}
+
 TEST(CorePipeline, SixtyFourKAliasing) {
     Harness h(2, false, false);
     h.run(load(0x400F00, 0x40000000, 4, 0, reg_gpr(3)));  // warm the pages (DTLB) and the lines

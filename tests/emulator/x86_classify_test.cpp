@@ -389,6 +389,13 @@ TEST(X86Form, EncodingTable) {
         {"psrlq $4, %xmm0", {0x66, 0x0f, 0x73, 0xd0, 0x04}, F::None},
         {"movaps %xmm1, %xmm0", {0x0f, 0x28, 0xc1}, F::FpRegMove},
         {"movaps (%rdi), %xmm0", {0x0f, 0x28, 0x07}, F::None},
+        {"movups (%rdi), %xmm0", {0x0f, 0x10, 0x07}, F::UnalignedLoad},
+        {"movupd (%rdi), %xmm0", {0x66, 0x0f, 0x10, 0x07}, F::UnalignedLoad},
+        {"movdqu (%rdi), %xmm0", {0xf3, 0x0f, 0x6f, 0x07}, F::UnalignedLoad},
+        {"lddqu (%rdi), %xmm0", {0xf2, 0x0f, 0xf0, 0x07}, F::UnalignedLoad},
+        {"movups %xmm0, (%rdi)", {0x0f, 0x11, 0x07}, F::None},
+        {"movsd (%rdi), %xmm0", {0xf2, 0x0f, 0x10, 0x07}, F::None},
+        {"movdqa (%rdi), %xmm0", {0x66, 0x0f, 0x6f, 0x07}, F::None},
         {"movss %xmm1, %xmm0", {0xf3, 0x0f, 0x10, 0xc1}, F::MovssReg},
         {"vmulsd %xmm2, %xmm1, %xmm0", {0xc5, 0xf3, 0x59, 0xc2}, F::None},
     };

@@ -23,7 +23,17 @@
         # crosses a 64-byte line: bytes 62 to 65 of a line pair hold their own address
         CHASE load_split, "mov r32, [m32] crossing a 64-byte line (pointer chase)", fid_p_split, mov (%rax), %eax
         CHASE l2_latency, "pointer chase, random 128-byte slots of a 128 KB ring (L2 hit)", fid_p_l2, mov (%rax), %eax
-        CHASE mem_latency, "pointer chase, 1 KB stride through a 16 MB ring (memory)", fid_p_mem, mov (%rax), %eax
+        # Each call goes on from where the last one stopped (fid_p_mem is moved on), as InstLat's chase does: at
+        # the driver's default lengths the calls together read 12 MB of the 16 MB ring, so every load is to a line
+        # no earlier call brought in. Started at the ring's head, a call would find the lines of the call before it
+        # in a 2 MB L2, and the difference of two runs would mix misses and hits.
+        KERNEL mem_latency, lat, "pointer chase, 1 KB stride through a 16 MB ring (memory)"
+        mov fid_p_mem(%rip), %rax
+        LOOP
+        .rept 16
+        mov (%rax), %eax
+        .endr
+        DONE mov %rax, fid_p_mem(%rip)
 
         KERNEL load_r32, tput, "mov r32, [m32]"
         mov fid_p_self(%rip), %rax
