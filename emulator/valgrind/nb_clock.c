@@ -102,8 +102,13 @@ static Bool emulated_clock(UWord clock_id, ULong* ns) {
     }
 }
 
+Bool nb_clock_rewrites(UInt syscallno) {
+    return nb_clo.clock_emulated &&
+           (syscallno == __NR_clock_gettime || syscallno == __NR_gettimeofday || syscallno == __NR_time);
+}
+
 void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res) {
-    if (!nb_clo.clock_emulated || sr_isError(res)) return;
+    if (!nb_clock_rewrites(syscallno) || sr_isError(res)) return;
     ULong ns;
     switch (syscallno) {
     case __NR_clock_gettime:

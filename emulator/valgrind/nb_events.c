@@ -114,8 +114,10 @@ static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
 
 static void post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs, SysRes res) {
     (void)nargs;
-    make_current(tid);
-    nb_clock_post_syscall(tid, syscallno, args, res);
+    if (nb_clock_rewrites(syscallno)) {
+        make_current(tid);  /* the clock reads this thread's emulator state */
+        nb_clock_post_syscall(tid, syscallno, args, res);
+    }
     nb_procfs_post_syscall(syscallno, args, res);
 }
 

@@ -51,6 +51,8 @@ void nb_isa_check(IRSB* out, const IRStmt* imark);
 void nb_clock_init(void);
 /* With --clock=emulated, makes the block's rdtsc read the emulated core (before the block is analysed). */
 void nb_clock_redirect(IRSB* sb);
+/* With --clock=emulated, whether the system call is one whose result nb_clock_post_syscall rewrites. */
+Bool nb_clock_rewrites(UInt syscallno);
 /* With --clock=emulated, rewrites what clock_gettime, gettimeofday and time returned. */
 void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res);
 /* In a forked child, before the runtime restarts its counts. */
