@@ -34,6 +34,12 @@ constexpr Row kRows[] = {
     // --- Integer -------------------------------------------------------------------------------------------
     {InsnForm::LoadByte, LT(3, 0), LT(5, 0)},           // #24 MOV r8, [m8]: load-to-use, one cycle more than #21's
                                                         // MOV r32, [m32] (2 / 4): the merge into the old value
+    {InsnForm::IncDec, LT(0.7, 0), LT(1, 0)},          // #203 INC r32 (T 0.68 / 1 is the chain through the flags
+                                                        // it keeps: not a unit's figure)
+    {InsnForm::NegNot, LT(0.5, 0.5), LT(1, 0.5)},       // #162 NEG r32, #166 NOT r32 (PR T 0.50 / 0.58)
+    {InsnForm::MovExtend, LT(0.5, 0.5), LT(1, 0.5)},    // #44 MOVSX r32, r8, #46 MOVSX r32, r16, #52 MOVZX r32, r16;
+                                                        // X64 #48 MOVSXD r64, r32: L 1 on Prescott
+    {InsnForm::ShiftImm, LT(4, 1), LT(1, 0.58)},        // #223 SHL, #235 SHR, #247 SAR r32, imm8; X64 #224 SHL r64: 1
     {InsnForm::AdcSbb, LT(7, 7), LT(10, 10)},           // #118 ADC r32, r32; #126 SBB; X64 #119 ADC r64: 10
     {InsnForm::LeaIndexDisp, LT(1, 0), LT(2, 0)},      // #209 LEA r32, [r+r+disp8]
     {InsnForm::LeaScaled, LT(4, 1), LT(2, 0.81)},       // #212 LEA r32, [r+r*8]; scales 2 and 4 not measured: *8's
@@ -103,6 +109,15 @@ constexpr Row kRows[] = {
                                                         // uses a result in its new precision, as the pair does
     {InsnForm::CvtPd2Ps, LT(6, 2), LT(7, 3)},           // #974 CVTPD2PS T; L half of the pair #975
     // --- MMX and SSE2 integer ----------------------------------------------------------------------------------
+    {InsnForm::MmxAlu, LT(2, 1), LT(2, 1)},             // #641-#684: PADD*, PSUB*, PCMPEQ*, PCMPGT*, PAND(N), POR,
+                                                        // PXOR mm, mm all L 2 / T 1 (PXOR of one register: an idiom);
+                                                        // pavg, pmin, pmax on mm not measured: the ALU's figure
+    {InsnForm::MmxShift, LT(2, 1), LT(2, 1)},           // #693-#708 PSLL/PSRL/PSRA mm (by mm and imm8), #712
+                                                        // PUNPCKLBW, #764 PSHUFW: L 2 / T 1
+    {InsnForm::XmmAlu, LT(2, 2), LT(2, 2)},             // #1013 PADDD, #1040 PCMPEQD, #1052 PAND, #1058 PXOR, #1098
+                                                        // PAVGB xmm, xmm: L 2 / T 2
+    {InsnForm::XmmShift, LT(2, 2), LT(2, 2)},           // #1073 PSLLQ xmm, imm8, #1090 PUNPCKLBW, #1142 PSHUFLW,
+                                                        // #1143 PSHUFHW xmm: L 2 / T 2
     {InsnForm::PmulMmx, LT(6, 1), LT(7, 1)},            // #689 PMULLW mm, #692 PMADDWD mm
     {InsnForm::PmulXmm, LT(6, 2), LT(7, 2)},            // #1062 PMULLW, #1065 PMULUDQ, #1067 PMADDWD xmm
     {InsnForm::Psadbw, LT(4, 0), LT(4, 0)},             // #763 PSADBW mm, #1140 PSADBW xmm

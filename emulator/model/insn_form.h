@@ -16,6 +16,10 @@ enum class InsnForm : std::uint8_t {
     None,
     // Integer.
     LoadByte,      // mov r8, m8: a load that merges into the rest of its register
+    IncDec,        // inc/dec r/m
+    NegNot,        // neg/not r/m
+    MovExtend,     // movsx r, r8/r16, movzx r, r16, movsxd r64, r32 (register sources)
+    ShiftImm,      // shl/shr/sar r32 and shl r64 by 1 or imm8
     AdcSbb,        // adc/sbb: a flow through the carry flag
     LeaIndexDisp,  // lea r, [base + index + disp]
     LeaScaled,     // lea r, [base + index*scale], scale 2, 4 or 8
@@ -72,6 +76,10 @@ enum class InsnForm : std::uint8_t {
     CvtPs2Pd,      // cvtps2pd
     CvtPd2Ps,      // cvtpd2ps
     // MMX and SSE2 integer.
+    MmxAlu,        // add, sub, compare, logic, average, min/max on mm (the MMX ALU)
+    MmxShift,      // bit shifts, low unpacks, pshufw on mm (the MMX shift/shuffle unit)
+    XmmAlu,        // the same ALU operations on xmm
+    XmmShift,      // bit shifts, low unpacks, pshuflw/pshufhw on xmm
     PmulMmx,       // pmullw/pmulhw/pmulhuw/pmaddwd/pmuludq mm
     PmulXmm,       // the same on xmm
     Psadbw,        // psadbw mm or xmm

@@ -32,7 +32,11 @@ F shift_group(const X86Decoded& d) {
     const bool wide = d.rex_w && (d.op & 1) != 0;
     if (reg <= 1) return wide ? F::Rotate64 : F::Rotate;
     if (wide && (reg == 5 || reg == 7)) return F::Shr64;
-    return F::None;  // shl/sal and 32-bit shr/sar: the class's shift figure
+    // shl, shr, sar of a 32-bit register (and shl of a 64-bit one) by 1 or an immediate; bytes and words keep the
+    // class's figure (not measured).
+    const bool by_constant = d.op == 0xC1 || d.op == 0xD1;
+    if (by_constant && !d.op66 && (reg == 4 || reg == 5 || reg == 7)) return F::ShiftImm;
+    return F::None;
 }
 
 F map0(const X86Decoded& d) {
@@ -40,6 +44,8 @@ F map0(const X86Decoded& d) {
     // adc (10-15) and sbb (18-1D) in the ALU block, and /2, /3 of group 1 (80, 81, 83).
     if ((op >= 0x10 && op <= 0x15) || (op >= 0x18 && op <= 0x1D)) return F::AdcSbb;
     if (op == 0x8A && d.mem) return F::LoadByte;
+    if (op == 0x63 && d.rex_w && !d.mem) return F::MovExtend;  // movsxd r64, r32
+    if (op == 0xFE || op == 0xFF) return d.reg <= 1 ? F::IncDec : F::None;
     if ((op == 0x80 || op == 0x81 || op == 0x83) && (d.reg == 2 || d.reg == 3)) return F::AdcSbb;
     if (op == 0x8D && d.mem && d.base >= 0 && d.index >= 0) {  // lea with base and index (RIP-relative has none)
         if (d.scale > 1) return d.disp_size != 0 ? F::LeaScaledDisp : F::LeaScaled;
@@ -52,6 +58,7 @@ F map0(const X86Decoded& d) {
         if (d.reg == 4 || d.reg == 5) return by_size(size, F::Mul8, F::Mul16, F::Mul32, F::Mul64);
         if (d.reg == 6) return by_size(size, F::Div8, F::Div16, F::Div32, F::Div64);
         if (d.reg == 7) return by_size(size, F::Idiv8, F::Idiv16, F::Idiv32, F::Idiv64);
+        if (d.reg == 2 || d.reg == 3) return F::NegNot;
         return F::None;
     }
     if (op >= 0xD8 && op <= 0xDF) {
@@ -81,6 +88,7 @@ F map1(const X86Decoded& d) {
     const bool xmm = pp == Pp::P66;  // the SSE2 integer form; without 66 the MMX one
     if (op >= 0x40 && op <= 0x4F) return F::Cmov;
     if (op >= 0x90 && op <= 0x9F) return F::Setcc;
+    if ((op == 0xBE || op == 0xBF || op == 0xB7) && !d.mem) return F::MovExtend;  // movsx r8/r16, movzx r16
     if (op == 0xB6 && !d.mem && operand_size(d, false) >= 4) return F::MovzxByte;
     if (op >= 0xC8 && op <= 0xCF) return d.rex_w ? F::Bswap64 : F::Bswap32;
     switch (op) {
@@ -127,9 +135,28 @@ F map1(const X86Decoded& d) {
     case 0xD5: case 0xE5: case 0xE4: case 0xF5: case 0xF4:  // pmullw pmulhw pmulhuw pmaddwd pmuludq
         return xmm ? F::PmulXmm : F::PmulMmx;
     case 0xF6: return (pp == Pp::None || xmm) ? F::Psadbw : F::None;
-    case 0xD4: case 0xFB: return xmm ? F::PaddqXmm : F::None;  // paddq, psubq
-    case 0x73: return (xmm && (d.reg == 3 || d.reg == 7)) ? F::ByteShiftXmm : F::None;  // psrldq, pslldq
-    case 0x70: return xmm ? F::PshufdXmm : F::None;
+    case 0xD4: case 0xFB: return xmm ? F::PaddqXmm : (pp == Pp::None ? F::MmxAlu : F::None);  // paddq, psubq
+    // The MMX ALU's operations: compares, saturating and wrapping adds and subtracts, logic, average, min/max.
+    case 0x64: case 0x65: case 0x66: case 0x74: case 0x75: case 0x76:
+    case 0xD8: case 0xD9: case 0xDA: case 0xDB: case 0xDC: case 0xDD: case 0xDE: case 0xDF:
+    case 0xE0: case 0xE3: case 0xE8: case 0xE9: case 0xEA: case 0xEB: case 0xEC: case 0xED: case 0xEE: case 0xEF:
+    case 0xF8: case 0xF9: case 0xFA: case 0xFC: case 0xFD: case 0xFE:
+        return xmm ? F::XmmAlu : (pp == Pp::None ? F::MmxAlu : F::None);
+    // The MMX shift/shuffle unit's: shifts by a register, low unpacks.
+    case 0xD1: case 0xD2: case 0xD3: case 0xE1: case 0xE2: case 0xF1: case 0xF2: case 0xF3:
+    case 0x60: case 0x61: case 0x62:
+        return xmm ? F::XmmShift : (pp == Pp::None ? F::MmxShift : F::None);
+    case 0x6C: return xmm ? F::XmmShift : F::None;  // punpcklqdq
+    case 0x71: case 0x72: return xmm ? F::XmmShift : (pp == Pp::None ? F::MmxShift : F::None);  // by an immediate
+    case 0x73:  // psrlq, psllq by an immediate; psrldq, pslldq (xmm only)
+        if (xmm) return (d.reg == 3 || d.reg == 7) ? F::ByteShiftXmm : F::XmmShift;
+        return pp == Pp::None ? F::MmxShift : F::None;
+    case 0x70:  // pshufw mm; pshufd, pshuflw, pshufhw xmm
+        switch (pp) {
+        case Pp::None: return F::MmxShift;
+        case Pp::P66: return F::PshufdXmm;
+        default: return F::XmmShift;
+        }
     case 0x68: case 0x69: case 0x6A: case 0x6D: return xmm ? F::UnpackHighXmm : F::None;  // punpckh bw wd dq qdq
     case 0x63: case 0x67: case 0x6B: return xmm ? F::PackXmm : F::None;                  // packsswb packuswb packssdw
     case 0x28: case 0x29: return d.mem ? F::None : F::FpRegMove;                           // movaps, movapd
