@@ -13,7 +13,12 @@ libnetburst_run_a_SOURCES = \
 	emulator/run/merge_input.h emulator/run/merge_input.cpp \
 	emulator/run/merge_stats.h emulator/run/merge_stats.cpp \
 	emulator/run/merge_format.h emulator/run/merge_format.cpp \
-	emulator/run/all_events.h emulator/run/all_events.cpp
+	emulator/run/all_events.h emulator/run/all_events.cpp \
+	emulator/run/profile.h emulator/run/sample_plan.h emulator/run/sample_plan.cpp \
+	emulator/run/sample_input.h emulator/run/sample_input.cpp \
+	emulator/run/perf_data.h emulator/run/perf_data.cpp \
+	emulator/run/callgrind_out.h emulator/run/callgrind_out.cpp \
+	emulator/run/elf_file.h emulator/run/elf_file.cpp
 
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'
@@ -22,6 +27,7 @@ netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
+	emulator/run/record_main.h emulator/run/record_main.cpp \
 	emulator/run/launch.h emulator/run/launch.cpp
 
 # The example `make demo` runs (built with fixed flags: it runs under Valgrind, which cannot run sanitized code).

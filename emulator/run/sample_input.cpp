@@ -1,0 +1,161 @@
+#include "emulator/run/sample_input.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "emulator/valgrind/plain_text.h"
+
+namespace netburst::emu::run {
+
+namespace {
+
+using vg::LineScanner;
+
+Error bad_line(unsigned line, const std::string& what) {
+    return make_error(ErrorCode::BadInput, "samples file, line " + std::to_string(line) + ": " + what);
+}
+
+Process& process_of(Profile* profile, std::uint32_t pid) {
+    for (Process& p : profile->processes)
+        if (p.pid == pid) return p;
+    profile->processes.emplace_back();
+    profile->processes.back().pid = pid;
+    return profile->processes.back();
+}
+
+std::string rest(LineScanner& s) {
+    const char* b = nullptr;
+    std::size_t n = 0;
+    s.rest(&b, &n);
+    return std::string(b ? b : "", n);
+}
+
+void note_thread(Process& p, std::uint32_t tid) {
+    if (std::find(p.tids.begin(), p.tids.end(), tid) == p.tids.end()) p.tids.push_back(tid);
+}
+
+}  // namespace
+
+const Mapping* Process::map_of(std::uint64_t address) const {
+    for (const Mapping& m : maps)
+        if (m.contains(address)) return &m;
+    return nullptr;
+}
+
+std::string Process::comm() const {
+    const std::size_t slash = exe.rfind('/');
+    std::string name = slash == std::string::npos ? exe : exe.substr(slash + 1);
+    if (name.size() > 15) name.resize(15);  // TASK_COMM_LEN - 1: what the kernel would report
+    return name;
+}
+
+const Process* Profile::process(std::uint32_t pid) const {
+    for (const Process& p : processes)
+        if (p.pid == pid) return &p;
+    return nullptr;
+}
+
+Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
+    LineScanner s(text.data(), text.size());
+    if (!s.next_line() || !s.keyword("netburst-samples")) return bad_line(1, "not a samples file");
+    std::uint64_t version = 0;
+    if (!s.number(&version) || version != 1) return bad_line(1, "unsupported samples-file version");
+    Process* current = nullptr;
+    while (s.next_line()) {
+        const unsigned line = s.line();
+        const char* w;
+        std::size_t n;
+        s.word(&w, &n);
+        const std::string key(w, n);
+        std::uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
+        if (key == "netburst-samples") {  // a later image of the same process, appended
+            if (!s.number(&a) || a != 1) return bad_line(line, "unsupported samples-file version");
+            continue;
+        }
+        if (key == "process") {
+            if (!s.number(&a) || a == 0 || a > 0xFFFFFFFFu) return bad_line(line, "expected 'process PID EXE'");
+            current = &process_of(profile, static_cast<std::uint32_t>(a));
+            current->exe = rest(s);
+            continue;
+        }
+        if (key == "end") continue;
+        if (!current) return bad_line(line, "'" + key + "' before any 'process' line");
+        if (key == "i" || key == "p") {
+            if (!s.number(&a) || !s.number(&b) || !s.number(&c)) return bad_line(line, "expected '" + key + " TID CYCLE IP'");
+            Sample sample;
+            sample.pid = current->pid;
+            sample.tid = static_cast<std::uint32_t>(a);
+            sample.time = b;
+            sample.ip = c;
+            sample.precise = key == "p";
+            if (sample.precise && !s.at_line_end()) {
+                if (!s.number(&d)) return bad_line(line, "expected a data address");
+                sample.has_addr = true;
+                sample.addr = d;
+            }
+            if (!s.at_line_end()) return bad_line(line, "trailing words");
+            note_thread(*current, sample.tid);
+            profile->samples.push_back(sample);
+        } else if (key == "lost") {
+            if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'lost N'");
+            current->lost += a;
+        } else if (key == "count") {
+            if (!s.number(&a) || !s.number(&b) || !s.at_line_end()) return bad_line(line, "expected 'count IP N'");
+            current->exact[a] += b;
+        } else if (key == "fn") {
+            if (!s.number(&a)) return bad_line(line, "expected 'fn IP NAME'");
+            current->places[a].function = rest(s);
+        } else if (key == "src") {
+            if (!s.number(&a) || !s.number(&b)) return bad_line(line, "expected 'src IP LINE FILE'");
+            SourcePlace& place = current->places[a];
+            place.line = static_cast<unsigned>(b);
+            place.file = rest(s);
+        } else if (key == "map") {
+            if (!s.number(&a) || !s.number(&b) || !s.number(&c) || !s.number(&d) || !s.number(&e) || !s.number(&f))
+                return bad_line(line, "expected 'map START LEN PGOFF PROT DEV INO PATH'");
+            Mapping m{a, b, c, static_cast<std::uint32_t>(d), e, f, rest(s)};
+            if (m.path.empty() || m.length == 0) return bad_line(line, "a mapping needs a length and a path");
+            const bool known = std::any_of(current->maps.begin(), current->maps.end(), [&](const Mapping& x) {
+                return x.start == m.start && x.length == m.length && x.path == m.path;
+            });
+            if (!known) current->maps.push_back(m);
+        } else {
+            return bad_line(line, "unknown line '" + key + "'");
+        }
+    }
+    return true;
+}
+
+Result<bool> read_samples_dir(const std::string& dir, Profile* profile) {
+    std::vector<std::string> files;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d))
+            if (std::strncmp(e->d_name, "samples-", 8) == 0) files.push_back(dir + "/" + e->d_name);
+        closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& file : files) {
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        auto parsed = parse_samples_text(text.str(), profile);
+        if (!parsed) return make_error(ErrorCode::BadInput, file + ": " + parsed.error().message);
+    }
+    std::sort(profile->processes.begin(), profile->processes.end(),
+              [](const Process& a, const Process& b) { return a.pid < b.pid; });
+    for (Process& p : profile->processes) {
+        std::sort(p.maps.begin(), p.maps.end(), [](const Mapping& a, const Mapping& b) { return a.start < b.start; });
+        // The main thread (tid == pid) first: perf names a process after it.
+        std::stable_sort(p.tids.begin(), p.tids.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return (a == p.pid) > (b == p.pid); });
+    }
+    std::stable_sort(profile->samples.begin(), profile->samples.end(),
+                     [](const Sample& a, const Sample& b) { return a.time < b.time; });
+    return true;
+}
+
+}  // namespace netburst::emu::run
