@@ -147,16 +147,16 @@ void mmap2_record(Bytes& b, std::uint32_t pid, const Mapping& m) {
 // perf_mem_data_src of the event (the same for every sample: a NetBurst metric tells its kind of miss).
 std::uint64_t data_source_bits(const DataSource& d) {
     std::uint64_t op = PERF_MEM_OP_NA, lvl = PERF_MEM_LVL_NA, tlb = PERF_MEM_TLB_NA;
-    std::uint64_t lvlnum = PERF_MEM_LVLNUM_NA;
+    std::uint64_t lvlnum = 0;
     if (!d.none) {
         op = (d.load ? PERF_MEM_OP_LOAD : 0) | (d.store ? PERF_MEM_OP_STORE : 0);
         if (op == 0) op = PERF_MEM_OP_NA;
         if (d.level == DataSource::Level::L1Miss) {
             lvl = PERF_MEM_LVL_L1 | PERF_MEM_LVL_MISS;
-            lvlnum = PERF_MEM_LVLNUM_L1;
+            lvlnum = 0;
         } else if (d.level == DataSource::Level::L2Miss) {
             lvl = PERF_MEM_LVL_L2 | PERF_MEM_LVL_MISS;
-            lvlnum = PERF_MEM_LVLNUM_L2;
+            lvlnum = 0;
         }
         if (d.tlb_miss) tlb = PERF_MEM_TLB_L1 | PERF_MEM_TLB_MISS;
     }

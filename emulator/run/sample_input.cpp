@@ -38,6 +38,23 @@ void note_thread(Process& p, std::uint32_t tid) {
     if (std::find(p.tids.begin(), p.tids.end(), tid) == p.tids.end()) p.tids.push_back(tid);
 }
 
+// The zero-filled end of an object's data segment (.bss) is anonymous memory right after its writable file
+// mapping. Named after the object, continuing its file offsets, it lets perf put the object's static data symbols
+// on data addresses (perf mem report's "Data Symbol").
+void name_bss(Process* p) {
+    for (std::size_t i = 1; i < p->maps.size(); ++i) {
+        Mapping& m = p->maps[i];
+        const Mapping& before = p->maps[i - 1];
+        if (m.path != "//anon" || before.path == "//anon" || !(before.prot & 2) ||
+            before.start + before.length != m.start)
+            continue;
+        m.path = before.path;
+        m.pgoff = before.pgoff + before.length;
+        m.dev = before.dev;
+        m.inode = before.inode;
+    }
+}
+
 }  // namespace
 
 const Mapping* Process::map_of(std::uint64_t address) const {
@@ -149,6 +166,7 @@ Result<bool> read_samples_dir(const std::string& dir, Profile* profile) {
               [](const Process& a, const Process& b) { return a.pid < b.pid; });
     for (Process& p : profile->processes) {
         std::sort(p.maps.begin(), p.maps.end(), [](const Mapping& a, const Mapping& b) { return a.start < b.start; });
+        name_bss(&p);
         // The main thread (tid == pid) first: perf names a process after it.
         std::stable_sort(p.tids.begin(), p.tids.end(),
                          [&](std::uint32_t a, std::uint32_t b) { return (a == p.pid) > (b == p.pid); });
