@@ -65,4 +65,5 @@ tests_integration_record_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_C
 tests_integration_record_test_LDADD = $(GTEST_LIBS)
 tests_integration_record_test_SOURCES = tests/integration/record_test.cpp
 TESTS += tests/integration/record_test
-AM_TESTS_ENVIRONMENT += NB_GUEST_SOURCES=$(abs_top_srcdir)/tests/integration; export NB_GUEST_SOURCES;
+AM_TESTS_ENVIRONMENT += NB_GUEST_SOURCES=$(abs_top_srcdir)/tests/integration; export NB_GUEST_SOURCES; \
+	NB_EXAMPLES=$(abs_builddir)/examples; export NB_EXAMPLES;

@@ -3,8 +3,8 @@
 // callgrind_annotate. The samples must land on the right function and source line: with PEBS on the load that
 // misses, with IEBS past it (skid); the data addresses must be the ring's eight, 8 KB apart, in equal numbers.
 //
-// Environment (set by make check): NETBURST_RUN, NB_GUESTS (the built guests) and NB_GUEST_SOURCES (their
-// sources, to find the marked line). perf and callgrind_annotate must be installed (scripts/install-deps.sh).
+// Environment (set by make check): NETBURST_RUN, NB_GUESTS (the built guests), NB_GUEST_SOURCES (their sources, to
+// find the marked line) and NB_EXAMPLES (the built examples: l1_miss). perf and callgrind_annotate must be installed (scripts/install-deps.sh).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -240,6 +240,51 @@ TEST_F(Record, CallgrindAnnotateShowsExactAndSampledCounts) {
                                       pebs_.callgrind);
     ASSERT_EQ(lines.status, 0) << lines.err;
     EXPECT_NE(lines.out.find("RECORD_MISS_LINE"), std::string::npos) << lines.out.substr(0, 3000);
+}
+
+// Sprunt's l1_miss (examples/l1_miss.c; doc/sampling.md has the full-size figures): PEBS names the load that
+// misses in 100 % of its samples, IEBS in none (they land after it), and the data addresses are the ring's eight.
+TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
+    const std::string l1_miss = env("NB_EXAMPLES") + "/l1_miss";
+    const std::string dir = ::testing::TempDir();
+    const auto rec = [&](const std::string& event, const std::string& out) {
+        const ToolRun r = run_command(netburst_run() + " record --no-progress -e " + event + " -c 101 -o " + dir + out +
+                                      " -- " + l1_miss + " 2000");
+        EXPECT_EQ(r.status, 0) << r.err;
+        return run_command("PERF_CONFIG=/dev/null perf script -f -i " + dir + out + " -F ip,sym" +
+                           (event.find("precise") != std::string::npos ? ",addr" : ""));
+    };
+    const ToolRun pebs = rec("1stL_cache_load_miss_retired:precise=1", "l1_pebs.data");
+    const ToolRun iebs = rec("1stL_cache_load_miss_retired", "l1_iebs.data");
+    ASSERT_EQ(pebs.status, 0) << pebs.err;
+    ASSERT_EQ(iebs.status, 0) << iebs.err;
+    std::map<std::string, unsigned> pebs_ips, addresses;
+    for (const std::string& l : lines_of(pebs.out)) {
+        std::istringstream words(l);
+        std::string addr, ip, sym;
+        if (words >> addr >> ip >> sym && sym.rfind("walk", 0) == 0) {
+            ++pebs_ips[ip];
+            ++addresses[addr];
+        }
+    }
+    ASSERT_EQ(pebs_ips.size(), 1u) << pebs.out.substr(0, 2000);  // +0 in 100 % of the samples
+    const std::string load = pebs_ips.begin()->first;
+    EXPECT_GE(pebs_ips[load], 2000u * 8 / 101 - 1);
+    EXPECT_EQ(addresses.size(), 8u);
+    for (const auto& [a, n] : addresses) {
+        EXPECT_EQ(std::stoull(a, nullptr, 16) & 0xfff, 0x760u) << a;  // the paper's low bits
+        EXPECT_NEAR(n, pebs_ips[load] / 8.0, 1.0) << a;
+    }
+    unsigned in_walk = 0, on_load = 0;
+    for (const std::string& l : lines_of(iebs.out)) {
+        std::istringstream words(l);
+        std::string ip, sym;
+        if (!(words >> ip >> sym) || sym.rfind("walk", 0) != 0) continue;
+        ++in_walk;
+        if (ip == load) ++on_load;
+    }
+    EXPECT_GE(in_walk, 2000u * 8 / 101 - 2);
+    EXPECT_EQ(on_load, 0u);
 }
 
 TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {
