@@ -80,7 +80,7 @@ std::string callgrind_text(const Profile& profile) {
     for (const Process& p : profile.processes)
         for (const auto& [ip, n] : p.exact) costs[placer.key(p, ip)].exact += n;
     for (const Sample& s : profile.samples)
-        if (const Process* p = profile.process(s.pid)) costs[placer.key(*p, s.ip)].sampled += e.period;
+        costs[placer.key(profile.image_of(s), s.ip)].sampled += e.period;
 
     Cost total;
     for (const auto& [k, c] : costs) {

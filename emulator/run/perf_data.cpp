@@ -110,16 +110,20 @@ std::size_t begin_record(Bytes& b, std::uint32_t type, std::uint16_t misc) {
 }
 void end_record(Bytes& b, std::size_t at) { b.patch_u16(at + 6, static_cast<std::uint16_t>(b.size() - at)); }
 
-void comm_record(Bytes& b, std::uint32_t pid, std::uint32_t tid, const std::string& comm) {
-    const std::size_t at = begin_record(b, PERF_RECORD_COMM, 0);
+// An image after an exec says so (PERF_RECORD_MISC_COMM_EXEC): perf then names the thread anew from that time on.
+void comm_record(Bytes& b, std::uint32_t pid, std::uint32_t tid, const std::string& comm, std::uint64_t time,
+                 bool exec) {
+    const std::size_t at = begin_record(b, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
     b.u32(pid);
     b.u32(tid);
     b.padded(comm, 8);
-    sample_id(b, pid, tid, 0);
+    sample_id(b, pid, tid, time);
     end_record(b, at);
 }
 
-void mmap2_record(Bytes& b, std::uint32_t pid, const Mapping& m) {
+// Mappings are dated at their image's start: an exec'd image's replace the earlier image's at the same addresses
+// from then on (perf orders records by time).
+void mmap2_record(Bytes& b, std::uint32_t pid, const Mapping& m, std::uint64_t time) {
     // Mappings that are not executable carry the data bit: perf then uses them for data addresses only
     // (machine__process_mmap2_event), as it does with the data mmaps of `perf record -d`.
     const std::uint16_t misc = PERF_RECORD_MISC_USER | (m.executable() ? 0 : PERF_RECORD_MISC_MMAP_DATA);
@@ -140,7 +144,7 @@ void mmap2_record(Bytes& b, std::uint32_t pid, const Mapping& m) {
     b.u32(prot);
     b.u32(m.path == "//anon" ? 0x22 : 0x02);  // MAP_PRIVATE, and MAP_ANONYMOUS for anonymous memory
     b.padded(m.path, 8);
-    sample_id(b, pid, pid, 0);
+    sample_id(b, pid, pid, time);
     end_record(b, at);
 }
 
@@ -224,10 +228,10 @@ std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHead
     const std::size_t data_at = b.size();
     for (const Process& p : profile.processes) {
         const std::string comm = p.comm();
-        comm_record(b, p.pid, p.pid, comm);
+        comm_record(b, p.pid, p.pid, comm, p.time_offset, p.after_exec);
         for (std::uint32_t tid : p.tids)
-            if (tid != p.pid) comm_record(b, p.pid, tid, comm);
-        for (const Mapping& m : p.maps) mmap2_record(b, p.pid, m);
+            if (tid != p.pid) comm_record(b, p.pid, tid, comm, p.time_offset, false);
+        for (const Mapping& m : p.maps) mmap2_record(b, p.pid, m, p.time_offset);
     }
     const std::uint64_t type = attr.sample_type;
     for (const Sample& s : profile.samples) sample_record(b, e, type, s);

@@ -36,9 +36,10 @@ struct SampledEvent {
 };
 
 struct Sample {
+    std::size_t image = 0;   // the process image it belongs to (Profile::processes)
     std::uint32_t pid = 0;
     std::uint32_t tid = 0;
-    std::uint64_t time = 0;  // emulated cycles
+    std::uint64_t time = 0;  // emulated cycles (after its image's time_offset is added)
     std::uint64_t ip = 0;
     bool precise = false;
     bool has_addr = false;
@@ -63,9 +64,13 @@ struct SourcePlace {
     unsigned line = 0;
 };
 
+// One process image: a process, or what it became after an exec (the same pid, the next image).
 struct Process {
     std::uint32_t pid = 0;
     std::string exe;                    // the executable's path
+    bool after_exec = false;            // an earlier image of this pid exec'd into this one
+    std::uint64_t cycles = 0;           // the image's last emulated cycle (each image's emulator starts at 0)
+    std::uint64_t time_offset = 0;      // added to its cycles, so that a pid's images follow one another in time
     std::vector<std::uint32_t> tids;    // threads that have samples, the main thread first
     std::vector<Mapping> maps;          // by start address
     std::map<std::uint64_t, std::uint64_t> exact;   // instruction address -> exact count
@@ -77,10 +82,10 @@ struct Process {
 
 struct Profile {
     SampledEvent event;
-    std::vector<Process> processes;  // by pid
-    std::vector<Sample> samples;     // in time order within each thread
+    std::vector<Process> processes;  // process images: by pid, then in exec order
+    std::vector<Sample> samples;     // in time order
     std::vector<std::string> command;
-    const Process* process(std::uint32_t pid) const;
+    const Process& image_of(const Sample& s) const { return processes.at(s.image); }
 };
 
 }  // namespace netburst::emu::run

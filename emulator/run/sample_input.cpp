@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -17,14 +18,6 @@ using vg::LineScanner;
 
 Error bad_line(unsigned line, const std::string& what) {
     return make_error(ErrorCode::BadInput, "samples file, line " + std::to_string(line) + ": " + what);
-}
-
-Process& process_of(Profile* profile, std::uint32_t pid) {
-    for (Process& p : profile->processes)
-        if (p.pid == pid) return p;
-    profile->processes.emplace_back();
-    profile->processes.back().pid = pid;
-    return profile->processes.back();
 }
 
 std::string rest(LineScanner& s) {
@@ -70,18 +63,13 @@ std::string Process::comm() const {
     return name;
 }
 
-const Process* Profile::process(std::uint32_t pid) const {
-    for (const Process& p : processes)
-        if (p.pid == pid) return &p;
-    return nullptr;
-}
-
 Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
     LineScanner s(text.data(), text.size());
     if (!s.next_line() || !s.keyword("netburst-samples")) return bad_line(1, "not a samples file");
     std::uint64_t version = 0;
     if (!s.number(&version) || version != 1) return bad_line(1, "unsupported samples-file version");
     Process* current = nullptr;
+    std::size_t image = 0;
     while (s.next_line()) {
         const unsigned line = s.line();
         const char* w;
@@ -95,7 +83,11 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
         }
         if (key == "process") {
             if (!s.number(&a) || a == 0 || a > 0xFFFFFFFFu) return bad_line(line, "expected 'process PID EXE'");
-            current = &process_of(profile, static_cast<std::uint32_t>(a));
+            if (current) return bad_line(line, "a second 'process' line (one process image per file)");
+            image = profile->processes.size();
+            profile->processes.emplace_back();
+            current = &profile->processes.back();
+            current->pid = static_cast<std::uint32_t>(a);
             current->exe = rest(s);
             continue;
         }
@@ -104,6 +96,7 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
         if (key == "i" || key == "p") {
             if (!s.number(&a) || !s.number(&b) || !s.number(&c)) return bad_line(line, "expected '" + key + " TID CYCLE IP'");
             Sample sample;
+            sample.image = image;
             sample.pid = current->pid;
             sample.tid = static_cast<std::uint32_t>(a);
             sample.time = b;
@@ -117,6 +110,9 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
             if (!s.at_line_end()) return bad_line(line, "trailing words");
             note_thread(*current, sample.tid);
             profile->samples.push_back(sample);
+        } else if (key == "cycles") {
+            if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'cycles N'");
+            if (a > current->cycles) current->cycles = a;
         } else if (key == "lost") {
             if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'lost N'");
             current->lost += a;
@@ -148,22 +144,36 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
 }
 
 Result<bool> read_samples_dir(const std::string& dir, Profile* profile) {
-    std::vector<std::string> files;
+    struct File {
+        unsigned long pid, k;
+        std::string path;
+    };
+    std::vector<File> files;
     if (DIR* d = opendir(dir.c_str())) {
-        while (dirent* e = readdir(d))
-            if (std::strncmp(e->d_name, "samples-", 8) == 0) files.push_back(dir + "/" + e->d_name);
+        while (dirent* e = readdir(d)) {
+            unsigned long pid = 0, k = 0;
+            if (std::sscanf(e->d_name, "samples-%lu-%lu", &pid, &k) == 2) files.push_back({pid, k, dir + "/" + e->d_name});
+        }
         closedir(d);
     }
-    std::sort(files.begin(), files.end());
-    for (const std::string& file : files) {
-        std::ifstream in(file);
+    std::sort(files.begin(), files.end(),
+              [](const File& a, const File& b) { return a.pid != b.pid ? a.pid < b.pid : a.k < b.k; });
+    for (const File& file : files) {
+        std::ifstream in(file.path);
         std::stringstream text;
         text << in.rdbuf();
         auto parsed = parse_samples_text(text.str(), profile);
-        if (!parsed) return make_error(ErrorCode::BadInput, file + ": " + parsed.error().message);
+        if (!parsed) return make_error(ErrorCode::BadInput, file.path + ": " + parsed.error().message);
     }
-    std::sort(profile->processes.begin(), profile->processes.end(),
-              [](const Process& a, const Process& b) { return a.pid < b.pid; });
+    // A pid's later images start where the one before ended.
+    for (std::size_t i = 1; i < profile->processes.size(); ++i) {
+        Process& p = profile->processes[i];
+        const Process& before = profile->processes[i - 1];
+        if (p.pid != before.pid) continue;
+        p.after_exec = true;
+        p.time_offset = before.time_offset + before.cycles + 1;
+    }
+    for (Sample& s : profile->samples) s.time += profile->processes[s.image].time_offset;
     for (Process& p : profile->processes) {
         std::sort(p.maps.begin(), p.maps.end(), [](const Mapping& a, const Mapping& b) { return a.start < b.start; });
         name_bss(&p);

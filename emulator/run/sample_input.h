@@ -8,13 +8,15 @@
 
 namespace netburst::emu::run {
 
-// Adds one samples file's text to *profile (processes, samples, counts, places, mappings). A process image may come
-// in several files (an exec keeps its pid) and a file may repeat a process's lines: counts add up, mappings and
-// places are kept once. Errors name the line.
+// Adds one samples file's text to *profile: one process image (its samples, counts, places and mappings). A file may
+// repeat lines after its `end` (an exec that failed, and the image went on): counts add up, mappings and places are
+// kept once. Errors name the line.
 Result<bool> parse_samples_text(const std::string& text, Profile* profile);
 
-// Every samples-* file of `dir`; then sorts processes, mappings and each thread's samples. A file without its
-// `end` line (the process was killed) is read as far as it goes.
+// Every samples-PID-K file of `dir`, by pid and then K (the images of a pid, in exec order); then each image's
+// mappings by address, each image's times after the previous image's of its pid (every image's emulator counts
+// cycles from 0), and the samples by time. A file without its `end` line (the process was killed) is read as far
+// as it goes.
 Result<bool> read_samples_dir(const std::string& dir, Profile* profile);
 
 }  // namespace netburst::emu::run

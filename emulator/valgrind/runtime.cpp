@@ -87,7 +87,7 @@ void ToolRuntime::sampling_begin(std::uint64_t pid, const char* exe) {
 void ToolRuntime::sampling_finish() {
     if (!sampler_) return;
     if (current_ != 0) sampler_->drain(*emu_, lp_);
-    sampler_->finish();
+    sampler_->finish(emu_->now());
 }
 
 const char* ToolRuntime::init(const nb_rt_config& config) {

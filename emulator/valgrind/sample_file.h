@@ -5,6 +5,8 @@
 //   process PID EXE              the process and its executable (EXE: the rest of the line)
 //   i TID CYCLE IP               an overflow-interrupt (IEBS) sample: the interrupt returned to IP
 //   p TID CYCLE IP [ADDR]        a PEBS sample: IP caused the event; ADDR, when present, is its data address
+//   cycles N                     the image's last emulated cycle (its emulator counts from 0; an exec'd image's
+//                                times follow this)
 //   lost N                       interrupts that returned nowhere (their thread stopped while they waited)
 //   count IP N                   the instruction at IP caused N events (the exact count, not sampled)
 //   fn IP NAME                   IP's function (NAME: the rest of the line)

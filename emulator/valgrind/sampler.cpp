@@ -133,7 +133,12 @@ void Sampler::take_pebs(const PebsRecord& record) {
     ++samples_;
 }
 
-void Sampler::finish() {
+void Sampler::finish(Cycle now) {
+    {
+        TextWriter w = writer_.line();
+        w.str("cycles ").dec(now).ch('\n');
+        writer_.commit(w);
+    }
     if (lost_ != 0) {
         TextWriter w = writer_.line();
         w.str("lost ").dec(lost_).ch('\n');

@@ -77,8 +77,9 @@ public:
     // Takes every interrupt and PEBS record the attached PMU has (also when the thread stops running).
     void drain(Emulator& emu, unsigned lp);
     // The end of the process image: each instruction's exact count and the source place of every instruction that
-    // has a count or a sample, since the previous call. The host then writes its map lines and `end`.
-    void finish();
+    // has a count or a sample, since the previous call, and the image's last cycle (`now`). The host then writes its
+    // map lines and `end`.
+    void finish(Cycle now);
     // In a forked child: the parent's counts are the parent's (its unwritten lines were flushed before the fork).
     void forget();
     SampleWriter& writer() { return writer_; }

@@ -40,6 +40,26 @@ const char kSamples[] =
     "map 0x601000 0x8000 0x0 3 0x0 0 //anon\n"
     "end\n";
 
+// perf.data read back: the layout of perf.data-file-format.txt and the uapi record layouts.
+struct PerfFileBytes {
+    std::vector<std::uint8_t> b;
+    std::uint64_t u64(std::size_t at) const {
+        std::uint64_t v;
+        std::memcpy(&v, &b.at(at + 7) - 7, 8);
+        return v;
+    }
+    std::uint32_t u32(std::size_t at) const {
+        std::uint32_t v;
+        std::memcpy(&v, &b.at(at + 3) - 3, 4);
+        return v;
+    }
+    std::uint16_t u16(std::size_t at) const {
+        std::uint16_t v;
+        std::memcpy(&v, &b.at(at + 1) - 1, 2);
+        return v;
+    }
+};
+
 Profile sample_profile() {
     Profile p;
     EXPECT_TRUE(parse_samples_text(kSamples, &p).ok());
@@ -109,6 +129,42 @@ TEST(SamplesFile, TheBssIsNamedAfterItsObject) {
     EXPECT_EQ(bss->inode, 77u);
 }
 
+// An exec keeps the pid: each image has its own file (samples-PID-K), its emulator counts cycles from 0, and its
+// times must follow the image before so that perf replaces the maps and the name at the right moment.
+TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
+    char dir[] = "/tmp/nb-record-exec.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string first = std::string(dir) + "/samples-7-0", second = std::string(dir) + "/samples-7-1";
+    std::ofstream(first) << "netburst-samples 1\nprocess 7 /bin/launcher\ni 7 900 0x401000\ncycles 1000\n"
+                            "map 0x400000 0x1000 0x0 5 0x801 1 /bin/launcher\nend\n";
+    std::ofstream(second) << "netburst-samples 1\nprocess 7 /bin/true\ni 7 50 0x401000\ncycles 80\n"
+                             "map 0x400000 0x1000 0x0 5 0x801 2 /bin/true\nend\n";
+    Profile p;
+    ASSERT_TRUE(read_samples_dir(dir, &p).ok());
+    unlink(first.c_str());
+    unlink(second.c_str());
+    rmdir(dir);
+    ASSERT_EQ(p.processes.size(), 2u);
+    EXPECT_FALSE(p.processes[0].after_exec);
+    EXPECT_TRUE(p.processes[1].after_exec);
+    EXPECT_EQ(p.processes[1].time_offset, 1001u);
+    ASSERT_EQ(p.samples.size(), 2u);
+    EXPECT_EQ(p.samples[0].time, 900u);
+    EXPECT_EQ(p.image_of(p.samples[0]).exe, "/bin/launcher");
+    EXPECT_EQ(p.samples[1].time, 1051u);
+    EXPECT_EQ(p.image_of(p.samples[1]).exe, "/bin/true");
+    // perf.data: the second image's COMM says exec, and it and its maps are dated at its start.
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    unsigned execs = 0;
+    for (std::size_t at = f.u64(40); at < f.u64(40) + f.u64(48); at += f.u16(at + 6)) {
+        if (f.u32(at) != PERF_RECORD_COMM || !(f.u16(at + 4) & PERF_RECORD_MISC_COMM_EXEC)) continue;
+        ++execs;
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(&f.b[at + 16])), "true");
+        EXPECT_EQ(f.u64(at + f.u16(at + 6) - 8), 1001u);  // sample_id's time, last in the record
+    }
+    EXPECT_EQ(execs, 1u);
+}
+
 TEST(PcCounts, GrowsAndKeepsEveryCount) {
     vg::PcCounts counts;
     ASSERT_TRUE(counts.init(std::malloc, std::free));
@@ -130,29 +186,9 @@ TEST(PcCounts, GrowsAndKeepsEveryCount) {
     EXPECT_EQ(counts.size(), 20001u);
 }
 
-// perf.data read back: the layout of perf.data-file-format.txt and the uapi record layouts.
-struct PerfFile {
-    std::vector<std::uint8_t> b;
-    std::uint64_t u64(std::size_t at) const {
-        std::uint64_t v;
-        std::memcpy(&v, &b.at(at + 7) - 7, 8);
-        return v;
-    }
-    std::uint32_t u32(std::size_t at) const {
-        std::uint32_t v;
-        std::memcpy(&v, &b.at(at + 3) - 3, 4);
-        return v;
-    }
-    std::uint16_t u16(std::size_t at) const {
-        std::uint16_t v;
-        std::memcpy(&v, &b.at(at + 1) - 1, 2);
-        return v;
-    }
-};
-
 TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
     const Profile p = sample_profile();
-    PerfFile f{perf_data_bytes(p, perf_header_info(2, {"netburst-run", "record"}))};
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {"netburst-run", "record"}))};
     EXPECT_EQ(f.u64(0), 0x32454c4946524550ull);  // PERFILE2
     EXPECT_EQ(f.u64(8), 104u);
     EXPECT_EQ(f.u64(16), sizeof(perf_event_attr) + 16);
@@ -194,7 +230,7 @@ TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
 
 TEST(PerfData, RecordsCarryTheSamplesInSampleTypeOrder) {
     const Profile p = sample_profile();
-    PerfFile f{perf_data_bytes(p, perf_header_info(2, {}))};
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
     const std::uint64_t data = f.u64(40), end = data + f.u64(48);
     std::map<std::uint32_t, unsigned> types;
     std::vector<std::size_t> samples;

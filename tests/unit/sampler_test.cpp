@@ -99,7 +99,7 @@ Recorded run(const std::string& event, std::uint64_t period, unsigned iterations
     }
     emu->finish();
     sampler->drain(*emu, 0);
-    sampler->finish();
+    sampler->finish(emu->now());
     {
         vg::TextWriter w = sampler->writer().line();
         w.str("end\n");
