@@ -15,8 +15,7 @@ namespace {
 
 Error bad(std::string message) { return make_error(ErrorCode::BadInput, std::move(message)); }
 
-constexpr unsigned kPebsCounter = 16;  // IQ_COUNTER4: PEBS for logical processor 0 (SDM 18.15.7)
-constexpr unsigned kOvfPmiT0Bit = 26;
+constexpr unsigned kPebsCounter = kPebsCounterThread0;  // record samples on logical processor 0
 
 // What each at-retirement metric says about the memory access it counts, for perf's data source.
 DataSource data_source_of(const EventRequest& r) {
@@ -90,7 +89,11 @@ std::vector<MsrWrite> sampling_writes(const Schedule& s, unsigned counter, const
     bool have_pebs_enable = false;
     for (MsrWrite& w : writes) {
         if (w.msr == kCounters[counter].counter_msr) w.value = vg::sample_start_value(o.period, pebs);
-        if (w.msr == kCounters[counter].cccr_msr && !pebs) w.value |= std::uint64_t{1} << kOvfPmiT0Bit;
+        if (w.msr == kCounters[counter].cccr_msr && !pebs) {
+            CccrFields cccr = decode_cccr(w.value);
+            cccr.ovf_pmi_t0 = true;  // the overflow interrupts logical processor 0
+            w.value = encode_cccr(cccr);
+        }
         if (w.msr == kMsrPebsEnable && pebs) {
             w.value |= std::uint64_t{1} << kPebsEnableMyThreadBit;
             have_pebs_enable = true;

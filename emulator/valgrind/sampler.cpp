@@ -35,7 +35,7 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
     if (!spec.enabled) return "no sampling was asked for";
     if (spec.counter >= kNumCounters || spec.exact_counter >= kNumCounters) return "sampling counter out of range";
     if (spec.period < min_sample_period(spec.pebs) || spec.period > kMaxSamplePeriod) return "sample period out of range";
-    if (spec.pebs && spec.counter != 16) return "PEBS samples on IQ_COUNTER4 (counter 16) only";
+    if (spec.pebs && spec.counter != kPebsCounterThread0) return "PEBS samples on IQ_COUNTER4 (counter 16) only";
     if (!host.write || !host.alloc || !host.release) return "the sampler needs a writer and an allocator";
     spec_ = spec;
     long_mode_ = long_mode;

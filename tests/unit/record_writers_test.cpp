@@ -110,8 +110,9 @@ TEST(SamplesFile, BadLinesAreErrorsWithTheirNumber) {
 }
 
 TEST(SamplesFile, TheBssIsNamedAfterItsObject) {
-    char dir[] = "/tmp/nb-record-test.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
+    std::string pattern = ::testing::TempDir() + "nb-record-test.XXXXXX";
+    char* dir = mkdtemp(pattern.data());
+    ASSERT_NE(dir, nullptr);
     const std::string file = std::string(dir) + "/samples-100-0";
     {
         std::ofstream out(file);
@@ -132,8 +133,9 @@ TEST(SamplesFile, TheBssIsNamedAfterItsObject) {
 // An exec keeps the pid: each image has its own file (samples-PID-K), its emulator counts cycles from 0, and its
 // times must follow the image before so that perf replaces the maps and the name at the right moment.
 TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
-    char dir[] = "/tmp/nb-record-exec.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
+    std::string pattern = ::testing::TempDir() + "nb-record-exec.XXXXXX";
+    char* dir = mkdtemp(pattern.data());
+    ASSERT_NE(dir, nullptr);
     const std::string first = std::string(dir) + "/samples-7-0", second = std::string(dir) + "/samples-7-1";
     std::ofstream(first) << "netburst-samples 1\nprocess 7 /bin/launcher\ni 7 900 0x401000\ncycles 1000\n"
                             "map 0x400000 0x1000 0x0 5 0x801 1 /bin/launcher\nend\n";
