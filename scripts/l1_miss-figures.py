@@ -200,9 +200,10 @@ def main():
     table1(os.path.join(figures, "l1_miss-table1.svg"), addresses)
 
     lines = [BEGIN, "",
-             "`scripts/l1_miss-figures.py --outer %d --period %d` (Northwood, model 2; the interrupt's skid at its "
-             "default of 20 cycles): %s events exactly; the loop of `walk` has %d instructions, the load that misses "
-             "is its instruction %d." % (o.outer, o.period, format(exact, ","), loop_length, target), "",
+             "`scripts/l1_miss-figures.py --outer %d --period %d` (Northwood, model 2; the interrupt's delivery at "
+             "its default of 20 cycles). The exact count of %s is %s, %s of them the target loads; the inner loop of "
+             "`walk` has %d instructions, the target load is its instruction %d (from 0)."
+             % (o.outer, o.period, EVENT, format(exact, ","), format(8 * o.outer, ","), loop_length, target), "",
              "![Figure 5 on the emulator](figures/l1_miss-figure5.svg)", "",
              "| sampling | samples in `walk` | on the load (+0) | where the rest land | samples elsewhere |",
              "|---|---|---|---|---|"]
