@@ -34,6 +34,7 @@ void Emulator::execute_timed(const Instruction& insn, const UopPlan& plan) {
     // Records the core gathered under the previous privilege level go out in an Outcome of that level.
     while (core_.privilege_flush(insn, &outcome_)) consume_all(outcome_);
     core_.execute(insn, plan, &outcome_);
+    outcome_.instruction = &insn;
     ++timed_;
     if (!thread_started_[t]) start_thread(t, outcome_.fetch);
     consume_all(outcome_);

@@ -80,6 +80,9 @@ struct Outcome {
     std::uint8_t cpl = 3;
     std::uint64_t pc = 0;
     const RegisterSnapshot* regs = nullptr;  // for PEBS records, may be null
+    // The instruction this outcome describes, while the PMU consumes it (set by the Emulator; null for outcomes
+    // that only carry cycle records): PEBS takes the sampled uop's data address from its memory operands.
+    const Instruction* instruction = nullptr;
 
     Cycle fetch = 0;    // when the instruction's first uop was delivered
     Cycle retire = 0;   // when its last uop retired
@@ -97,6 +100,7 @@ struct Outcome {
     void clear() {
         num_uops = num_events = num_intervals = 0;
         regs = nullptr;
+        instruction = nullptr;
     }
     // Adding beyond capacity is dropped and remembered, so that a test can catch it; the core sizes its
     // summaries so that it never happens.

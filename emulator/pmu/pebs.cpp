@@ -76,4 +76,33 @@ PebsWriteResult write_pebs_record(const GuestMemory& memory, std::uint64_t ds_ar
     return result;
 }
 
+unsigned pebs_record_size(bool long_mode) { return long_mode ? kPebsRecordSize64 : kPebsRecordSize32; }
+
+bool write_ds_area(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, const DsAreaSetup& setup) {
+    if (!memory.write) return false;
+    const DsLayout& ds = long_mode ? kDs64 : kDs32;
+    const struct {
+        unsigned offset, size;
+        std::uint64_t value;
+    } fields[] = {{ds.base, ds.field, setup.buffer_base},
+                  {ds.index, ds.field, setup.index},
+                  {ds.maximum, ds.field, setup.absolute_maximum},
+                  {ds.threshold, ds.field, setup.interrupt_threshold},
+                  {ds.reset, 8, setup.counter_reset}};  // 8 bytes in both layouts, as write_pebs_record reads it
+    for (const auto& f : fields) {
+        unsigned char bytes[8];
+        put(bytes, 0, f.size, f.value);
+        if (!memory.write(memory.context, ds_area + f.offset, bytes, f.size)) return false;
+    }
+    return true;
+}
+
+bool set_pebs_index(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, std::uint64_t index) {
+    if (!memory.write) return false;
+    const DsLayout& ds = long_mode ? kDs64 : kDs32;
+    unsigned char bytes[8];
+    put(bytes, 0, ds.field, index);
+    return memory.write(memory.context, ds_area + ds.index, bytes, ds.field);
+}
+
 }  // namespace netburst::emu

@@ -28,4 +28,19 @@ struct PebsWriteResult {
 PebsWriteResult write_pebs_record(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, std::uint64_t eip,
                                   const RegisterSnapshot* regs);
 
+// The PEBS half of a DS buffer management area, as the operating system's driver fills it in (the fields
+// write_pebs_record reads), and the bytes a buffer of `records` records needs after the management area.
+struct DsAreaSetup {
+    std::uint64_t buffer_base = 0;
+    std::uint64_t index = 0;
+    std::uint64_t absolute_maximum = 0;
+    std::uint64_t interrupt_threshold = 0;
+    std::uint64_t counter_reset = 0;  // the value the PEBS counter reloads with after each record (40 bits used)
+};
+unsigned pebs_record_size(bool long_mode);
+// Writes `setup` into the DS management area at `ds_area`; false when memory refuses.
+bool write_ds_area(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, const DsAreaSetup& setup);
+// Moves the PEBS index back to `index`, as an interrupt handler does once it has copied the records out.
+bool set_pebs_index(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, std::uint64_t index);
+
 }  // namespace netburst::emu

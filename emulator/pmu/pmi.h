@@ -38,6 +38,7 @@ public:
     bool waiting(unsigned thread) const { return waiting_[thread & 1u]; }
 
     unsigned take(PmiRecord* out, unsigned capacity) { return done_.take(out, capacity); }
+    unsigned ready() const { return done_.size(); }
     std::uint64_t lost() const { return done_.lost(); }
 
 private:

@@ -65,6 +65,11 @@ public:
     unsigned take_pmis(PmiRecord* out, unsigned capacity);
     unsigned take_pebs_records(PebsRecord* out, unsigned capacity);
     std::uint64_t lost_records() const;
+    // Whether take_pmis or take_pebs_records has anything (cheap enough to ask after every instruction).
+    bool has_records() const { return pmi_.ready() != 0 || pebs_records_.size() != 0; }
+    // Counter n's value as the feed left it, without closing cycles: exact for a plain counter after each
+    // consume(), which is how a sampling front end attributes a counter's increments to instructions.
+    std::uint64_t counter_value(unsigned n) const { return counters_[n % kNumCounters].value; }
 
 private:
     // All state is fixed-size members (no allocation). How the parts fit: doc/emulator-pmu.md.
@@ -192,6 +197,7 @@ private:
     Cycle reprogram_cycle_ = 0;
     // The uop being counted, for PEBS records (set only inside feed_uops).
     const Outcome* feeding_ = nullptr;
+    UopKind feeding_kind_ = UopKind::Other;
     bool needs_timing_ = false;
 };
 

@@ -19,6 +19,19 @@ bool thread_filter_passes(ActiveThread mode, unsigned active) {
     return false;
 }
 
+// The memory operand of the sampled uop: a load uop's is the instruction's first load operand, a store uop's its
+// first store operand. Other uops (branches, arithmetic) have none.
+bool sampled_data_address(const Outcome& o, UopKind kind, std::uint64_t* address) {
+    if (!o.instruction || (kind != UopKind::Load && kind != UopKind::Store)) return false;
+    const Instruction& insn = *o.instruction;
+    for (unsigned k = 0; k < insn.num_mem && k < kMaxMemOperands; ++k)
+        if (insn.mem[k].is_store == (kind == UopKind::Store)) {
+            *address = insn.mem[k].address;
+            return true;
+        }
+    return false;
+}
+
 }  // namespace
 
 // `cycles` consecutive increments starting at `first`, each adding `per_cycle`.
@@ -108,6 +121,7 @@ void Pmu::write_pebs(unsigned n, Cycle cycle) {
         record.thread = c.pebs_thread;
         record.eip = o.pc;
         record.address = r.address;
+        record.has_data_address = sampled_data_address(o, feeding_kind_, &record.data_address);
         pebs_records_.push(record);
         if (r.threshold) pmi_.raise(c.pebs_thread, cycle, overflowed_mask(), true);
     }

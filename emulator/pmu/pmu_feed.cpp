@@ -168,6 +168,7 @@ void Pmu::feed_tagged_uops(const Outcome& o, unsigned q) {
     for (unsigned i = 0; i < o.num_uops; ++i) {
         const UopRecord& u = o.uops[i];
         const Cycle at = u.retire;
+        feeding_kind_ = u.kind;
         deliver_own(EventId::UopsRetired, u.bogus ? facts_.uops_bogus : facts_.uops_nbogus, at, q, 1);
         if (want_fe_ && tags_.front_end_tag(u, q)) {
             instruction_tagged = true;

@@ -83,6 +83,7 @@ bool parse_fp_variant(const std::string& text, FpVariant* out) {
 Result<EventPlan> plan_events(const std::vector<std::string>& requested, const PlanOptions& o) {
     AllocContext ctx;
     ctx.model = o.model;
+    ctx.default_privilege = o.default_privilege;
     ctx.hyper_threading = o.hyper_threading;
     EventPlan plan;
     std::vector<std::string> names;

@@ -21,6 +21,7 @@ struct PlanOptions {
     bool hyper_threading = false;
     bool with_l3 = false;
     FpVariant fp = FpVariant::Sse;  // which FP preset recipes (PAPI_NETBURST_FP)
+    Privilege default_privilege{};   // for events that name neither :u nor :k (default: both levels)
 };
 
 // One thing the user asked for with -e.

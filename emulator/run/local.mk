@@ -13,7 +13,12 @@ libnetburst_run_a_SOURCES = \
 	emulator/run/merge_input.h emulator/run/merge_input.cpp \
 	emulator/run/merge_stats.h emulator/run/merge_stats.cpp \
 	emulator/run/merge_format.h emulator/run/merge_format.cpp \
-	emulator/run/all_events.h emulator/run/all_events.cpp
+	emulator/run/all_events.h emulator/run/all_events.cpp \
+	emulator/run/profile.h emulator/run/sample_plan.h emulator/run/sample_plan.cpp \
+	emulator/run/sample_input.h emulator/run/sample_input.cpp \
+	emulator/run/perf_data.h emulator/run/perf_data.cpp \
+	emulator/run/callgrind_out.h emulator/run/callgrind_out.cpp \
+	emulator/run/elf_file.h emulator/run/elf_file.cpp
 
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'
@@ -22,6 +27,7 @@ netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
+	emulator/run/record_main.h emulator/run/record_main.cpp \
 	emulator/run/launch.h emulator/run/launch.cpp
 
 # The example `make demo` runs (built with fixed flags: it runs under Valgrind, which cannot run sanitized code).
@@ -31,14 +37,24 @@ examples/matmul: $(srcdir)/examples/matmul.c
 CLEANFILES += examples/matmul
 EXTRA_DIST += examples/matmul.c
 
-# Unit tests of netburst-run's library: -o patterns, --merge (reading, statistics, output), preset suggestions.
+# Sprunt's l1_miss (doc/sampling.md): the record tests sample it, scripts/l1_miss-figures.py draws its figures.
+examples/l1_miss: $(srcdir)/examples/l1_miss.c
+	@$(MKDIR_P) examples
+	$(AM_V_CC)$(CC) -O2 -g $(WARN_CFLAGS) -o $@ $(srcdir)/examples/l1_miss.c
+check_SCRIPTS += examples/l1_miss
+CLEANFILES += examples/l1_miss
+EXTRA_DIST += examples/l1_miss.c scripts/l1_miss-figures.py
+
+# Unit tests of netburst-run's library: -o patterns, --merge (reading, statistics, output), preset suggestions, and
+# record's pieces: the sampling plan, the tool's sampler on a real Emulator, the samples file, perf.data and callgrind.
 check_PROGRAMS += tests/unit/netburst_run_unit_tests
 tests_unit_netburst_run_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_netburst_run_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
 tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) \
 	$(GTEST_LIBS)
 tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp \
-	tests/unit/progress_test.cpp
+	tests/unit/progress_test.cpp tests/unit/sampler_test.cpp tests/unit/record_writers_test.cpp \
+	tests/unit/sample_plan_test.cpp
 TESTS += tests/unit/netburst_run_unit_tests
 
 # The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.

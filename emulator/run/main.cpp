@@ -16,6 +16,7 @@
 #include "emulator/run/merge_main.h"
 #include "emulator/run/output_pattern.h"
 #include "emulator/run/progress.h"
+#include "emulator/run/record_main.h"
 #include "emulator/run/report.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "table/cpu_model.h"
@@ -33,9 +34,12 @@ constexpr int kExitNotFound = 127;
 
 const char* kUsage =
     "Usage: netburst-run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+    "       netburst-run record -e EVENT[:precise=N] [-c PERIOD] [-o perf.data] [--callgrind FILE] [--] PROGRAM\n"
     "       netburst-run --merge [--json] [-o FILE] REPORT...\n"
-    "Run PROGRAM on an emulated Intel Pentium 4 (NetBurst) under Valgrind; or merge the per-rank reports of a\n"
-    "parallel run (netburst-run's --json reports and PAPI's papi_hl_output/rank_NNNNNN.json) into one table.\n"
+    "Run PROGRAM on an emulated Intel Pentium 4 (NetBurst) under Valgrind; sample one of its events into perf.data\n"
+    "(record: netburst-run record --help); or merge the per-rank reports of a parallel run (netburst-run's --json\n"
+    "reports and PAPI's papi_hl_output/rank_NNNNNN.json) into one table. A program named 'record' runs as\n"
+    "'netburst-run -- record'.\n"
     "\n"
     "  -e, --event EVENT    count EVENT over the whole program and print it at exit: a PAPI preset (PAPI_TOT_INS),\n"
     "                       a native event (branch_retired:MMTP:MMTM:u) or an at-retirement metric\n"
@@ -200,6 +204,8 @@ void write_report(const std::string& report, const std::string& file) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // perf's habit: a subcommand first (`netburst-run record ...`); anything else is a counting run.
+    if (argc > 1 && std::string(argv[1]) == "record") return record_main(argc - 1, argv + 1);
     const Options o = parse_options(argc, argv);
     if (o.merge) {
         auto merged = merge_reports_text(o.command, o.json);

@@ -6,14 +6,15 @@
 NB_VGTOOL = emulator/valgrind/lib/netburst-$(VALGRIND_PLATFORM)
 NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
 	emulator/valgrind/nb_memmove.c emulator/valgrind/nb_cpuid.c \
-	emulator/valgrind/nb_fixed_random.c emulator/valgrind/nb_clock.c emulator/valgrind/nb_procfs.c
+	emulator/valgrind/nb_fixed_random.c emulator/valgrind/nb_clock.c emulator/valgrind/nb_procfs.c \
+	emulator/valgrind/nb_samples.c
 NB_VGTOOL_CXX_OWN = \
 	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
 	emulator/valgrind/x86_form.cpp \
 	emulator/valgrind/x86_decode.cpp emulator/valgrind/x86_operands.cpp emulator/valgrind/x86_operands_simd.cpp \
 	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \
 	emulator/valgrind/plain_text.cpp emulator/valgrind/guest_cpuid.cpp emulator/valgrind/guest_isa.cpp \
-	emulator/valgrind/machine_info.cpp
+	emulator/valgrind/machine_info.cpp emulator/valgrind/sampler.cpp emulator/valgrind/sample_file.cpp
 # The emulator and table sources (tool.mk compiles their .cpp files a second time with the tool's flags).
 NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES)
 
@@ -23,7 +24,8 @@ EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/val
 	emulator/valgrind/kernel_model.h \
 	emulator/valgrind/x86_decode.h emulator/valgrind/x86_operands.h emulator/valgrind/x86_operand_builder.h \
 	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h \
-	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_isa.h emulator/valgrind/machine_info.h
+	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_isa.h emulator/valgrind/machine_info.h \
+	emulator/valgrind/sampler.h emulator/valgrind/sample_file.h emulator/valgrind/pc_counts.h
 
 nb-vgtool:
 	+@$(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
@@ -70,7 +72,9 @@ libnetburst_vghost_a_SOURCES = \
 	emulator/valgrind/results_file.h emulator/valgrind/results_file.cpp \
 	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_cpuid.cpp \
 	emulator/valgrind/guest_isa.h emulator/valgrind/guest_isa.cpp \
-	emulator/valgrind/machine_info.h emulator/valgrind/machine_info.cpp
+	emulator/valgrind/machine_info.h emulator/valgrind/machine_info.cpp \
+	emulator/valgrind/sampler.h emulator/valgrind/sampler.cpp emulator/valgrind/pc_counts.h \
+	emulator/valgrind/sample_file.h emulator/valgrind/sample_file.cpp
 
 check_PROGRAMS += tests/emulator/vgtool_tests
 tests_emulator_vgtool_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CFLAGS)

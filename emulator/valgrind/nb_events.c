@@ -92,6 +92,7 @@ static void thread_exited(ThreadId tid) {
 static void before_fork(ThreadId tid) {
     make_current(tid);
     nb_flush();  /* otherwise both processes would run the parent's buffered records */
+    nb_samples_before_fork();  /* and write the parent's buffered samples */
 }
 
 static void in_fork_child(ThreadId tid) {
@@ -108,6 +109,7 @@ static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
          * rewritten at the end. */
         make_current(tid);
         nb_flush();
+        nb_samples_close(False);
         nb_write_results(False);
     }
 }

@@ -17,7 +17,8 @@
 #include "emulator/valgrind/nb_tool.h"
 
 /* timer_tick: kDefaultTimerTick in kernel_model.h (a 4 ms tick), which netburst-run passes explicitly. */
-struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = 8000000, .fixed_random = True};
+struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = 8000000, .fixed_random = True,
+                            .pmi_skid = -1};
 
 /* ---- Services for the runtime -------------------------------------------------------------------------------- */
 
@@ -41,6 +42,7 @@ int nb_host_write_guest(uint64_t address, const void* buffer, unsigned size) {
 
 static Int record_fd = -1;
 static HChar* results_path;
+static UInt results_k;  /* the k of results_path, which the samples file shares */
 static Int progress_fd = -1;
 
 static Int open_for_writing(const HChar* path, Bool exclusive) {
@@ -49,7 +51,7 @@ static Int open_for_writing(const HChar* path, Bool exclusive) {
     return sr_isError(r) ? -1 : (Int)sr_Res(r);
 }
 
-static Bool write_all(Int fd, const void* bytes, SizeT size) {
+Bool nb_write_all(Int fd, const void* bytes, SizeT size) {
     const HChar* p = bytes;
     while (size > 0) {
         const Int n = VG_(write)(fd, p, size > 0x40000000 ? 0x40000000 : (Int)size);
@@ -61,7 +63,7 @@ static Bool write_all(Int fd, const void* bytes, SizeT size) {
 }
 
 void nb_host_write_record(const void* bytes, size_t size) {
-    if (record_fd >= 0 && !write_all(record_fd, bytes, size)) {
+    if (record_fd >= 0 && !nb_write_all(record_fd, bytes, size)) {
         VG_(umsg)("netburst: writing the --record file failed; recording stops\n");
         VG_(close)(record_fd);
         record_fd = -1;
@@ -86,6 +88,7 @@ static void create_results_file(void) {
         const Int fd = open_for_writing(results_path, True);
         if (fd >= 0) {
             VG_(close)(fd);
+            results_k = k;
             return;
         }
     }
@@ -97,7 +100,7 @@ void nb_write_results(Bool final_run) {
     static HChar text[32768];
     const SizeT n = nb_rt_results(text, sizeof text, final_run, (uint64_t)VG_(getpid)());
     const Int fd = open_for_writing(results_path, False);
-    if (n == 0 || fd < 0 || !write_all(fd, text, n)) VG_(umsg)("netburst: cannot write %s\n", results_path);
+    if (n == 0 || fd < 0 || !nb_write_all(fd, text, n)) VG_(umsg)("netburst: cannot write %s\n", results_path);
     if (fd >= 0) VG_(close)(fd);
 }
 
@@ -119,7 +122,7 @@ void nb_progress(void) {
     last_ms = now;
     HChar line[32];
     const Int n = VG_(snprintf)(line, sizeof line, "%020llu\n", (ULong)nb_rt_instructions());
-    if (VG_(lseek)(progress_fd, 0, VKI_SEEK_SET) != 0 || !write_all(progress_fd, line, n)) {
+    if (VG_(lseek)(progress_fd, 0, VKI_SEEK_SET) != 0 || !nb_write_all(progress_fd, line, n)) {
         VG_(close)(progress_fd);
         progress_fd = -1;
     }
@@ -134,6 +137,7 @@ void nb_files_after_fork(void) {
         VG_(free)(results_path);
         results_path = NULL;
         create_results_file();
+        nb_samples_after_fork(nb_clo.results, VG_(getpid)(), results_k);
     }
     if (record_fd >= 0) {
         /* The parent keeps writing its file. The child records only into a file of its own (%p in the name). */
@@ -177,6 +181,7 @@ static Bool process_option(const HChar* arg) {
     else if VG_STR_CLO(arg, "--progress", nb_clo.progress) {}
     else if VG_XACT_CLO(arg, "--clock=host", nb_clo.clock_emulated, False) {}
     else if VG_XACT_CLO(arg, "--clock=emulated", nb_clo.clock_emulated, True) {}
+    else if VG_BINT_CLO(arg, "--pmi-skid", nb_clo.pmi_skid, 0, 100000) {}
     else return False;
     return True;
 }
@@ -200,7 +205,9 @@ static void print_usage(void) {
         "    --program=FILE            netburst-run's event program (set by netburst-run)\n"
         "    --results=DIR             where to write this process's results (set by netburst-run)\n"
         "    --progress=DIR            where to keep the instruction count for the progress line (set by\n"
-        "                              netburst-run)\n");
+        "                              netburst-run)\n"
+        "    --pmi-skid=N              cycles from a counter overflow to its interrupt being taken [the\n"
+        "                              emulator's default, 20]\n");
 }
 
 static void print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -231,11 +238,13 @@ static void post_clo_init(void) {
     config.recording = nb_clo.record != NULL;
     config.max_threads = VG_N_THREADS;
     config.emulated_clock = nb_clo.clock_emulated;
+    config.pmi_skid_cycles = (int)nb_clo.pmi_skid;
     const char* error = nb_rt_init(&config);
     if (error) VG_(fmsg_bad_option)("netburst", "%s\n", error);
     load_program();
     open_record_file();
     create_results_file();
+    if (results_path) nb_samples_open(nb_clo.results, VG_(getpid)(), results_k);
     open_progress_file();
     nb_instrument_init();
     nb_clock_init();
@@ -245,6 +254,7 @@ static void fini(Int exitcode) {
     (void)exitcode;
     nb_flush();
     nb_rt_finish();
+    nb_samples_close(True);
     nb_write_results(True);
     if (record_fd >= 0) VG_(close)(record_fd);
     if (progress_fd >= 0) VG_(close)(progress_fd);

@@ -74,6 +74,7 @@ struct nb_rt_config {
     int recording;       /* write the instruction stream through nb_host_write_record */
     unsigned max_threads;/* Valgrind thread ids are below this */
     int emulated_clock;  /* the guest's clock reads the core's cycles (nb_clock.c): every instruction is timed */
+    int pmi_skid_cycles; /* cycles from an overflow to its interrupt being taken; -1: the emulator's default */
 };
 
 /* Sets up the emulator. Returns NULL, or an error message. */
@@ -123,6 +124,16 @@ void nb_rt_finish(void);
  * small. */
 size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid);
 
+/* netburst-run record (emulator/valgrind/sample_file.h): whether the program samples; the process image's header
+ * line (pid, executable); after nb_rt_finish, its samples' last lines; then the C side's map lines and the end line
+ * (nb_rt_sampling_line: one line, without its newline). nb_rt_sampling_flush hands what is buffered to
+ * nb_host_write_samples (before a fork, and at the end). */
+int nb_rt_sampling(void);
+void nb_rt_sampling_begin(uint64_t pid, const char* exe);
+void nb_rt_sampling_finish(void);
+void nb_rt_sampling_line(const char* line);
+void nb_rt_sampling_flush(void);
+
 /* Statistics for -v. */
 uint64_t nb_rt_instructions(void);
 /* The emulated core's cycle (Emulator::now()) after what has been consumed; the model's nominal frequency. */
@@ -169,6 +180,19 @@ void nb_host_write_record(const void* bytes, size_t size);
 int nb_host_read_guest(uint64_t address, void* buffer, unsigned size);
 int nb_host_write_guest(uint64_t address, const void* buffer, unsigned size);
 __attribute__((noreturn)) void nb_host_panic(const char* message);
+/* The samples file of netburst-run record. */
+void nb_host_write_samples(const void* bytes, size_t size);
+/* Where the instruction at ip is, from Valgrind's debug information; the strings stay valid until the next call.
+ * Returns 0 when nothing is known. */
+struct nb_source_place {
+    const char* function;
+    const char* file;
+    const char* dir;
+    unsigned line;
+};
+int nb_host_describe_ip(uint64_t ip, struct nb_source_place* out);
+/* The Linux thread id of the thread running now. */
+uint64_t nb_host_gettid(void);
 
 #ifdef __cplusplus
 }

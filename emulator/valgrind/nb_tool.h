@@ -19,6 +19,7 @@ struct nb_options {
     Bool fixed_random;     /* --fixed-random: the program's AT_RANDOM bytes are fixed ones (nb_fixed_random.c) */
     const HChar* progress; /* --progress=DIR: where this process keeps its instruction count for netburst-run */
     Bool clock_emulated;   /* --clock=emulated: rdtsc and the time system calls read the emulated core (nb_clock.c) */
+    Long pmi_skid;         /* --pmi-skid=N: cycles from an overflow to its interrupt being taken; -1: the default */
 };
 extern struct nb_options nb_clo;
 
@@ -72,5 +73,15 @@ void nb_write_results(Bool final_run);
 void nb_files_after_fork(void);
 /* After each flush of the record buffer: with --progress, rewrites the instruction count about twice a second. */
 void nb_progress(void);
+/* Writes all of bytes to fd; False when it cannot. */
+Bool nb_write_all(Int fd, const void* bytes, SizeT size);
+
+/* ---- netburst-run record's samples file (nb_samples.c) ---- */
+/* Creates <dir>/samples-<pid>-<k> when the event program samples (k: that of the results file). */
+void nb_samples_open(const HChar* dir, Int pid, UInt k);
+/* The image's last lines (counts, source places, mappings, end); final_run False: before an exec. */
+void nb_samples_close(Bool final_run);
+void nb_samples_before_fork(void);
+void nb_samples_after_fork(const HChar* dir, Int pid, UInt k);
 
 #endif /* NB_TOOL_H */

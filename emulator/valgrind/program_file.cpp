@@ -43,8 +43,27 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
                                                           static_cast<std::uint8_t>(lp),
                                                           static_cast<std::uint8_t>(a),
                                                           static_cast<std::uint32_t>(c), pmu};
+        } else if (equal_word(w, n, "sample")) {
+            SampleSpec& spec = out->sample;
+            std::uint64_t pmu_e;
+            const char* kind;
+            std::size_t kind_size;
+            if (!s.word(&kind, &kind_size)) return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
+            if (equal_word(kind, kind_size, "pebs")) spec.pebs = true;
+            else if (!equal_word(kind, kind_size, "iebs"))
+                return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
+            if (!s.number(&a) || !s.number(&b) || !s.number(&pmu_e) || !s.number(&c) || !s.at_line_end())
+                return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
+            if (a >= kNumCounters || c >= kNumCounters) return "counter out of range";
+            if (pmu_e >= EventProgram::kMaxPmus) return "PMU number out of range";
+            if (b < min_sample_period(spec.pebs) || b > kMaxSamplePeriod) return "sample period out of range";
+            spec.enabled = true;
+            spec.counter = static_cast<std::uint8_t>(a);
+            spec.period = b;
+            spec.exact_pmu = static_cast<std::uint8_t>(pmu_e);
+            spec.exact_counter = static_cast<std::uint8_t>(c);
         } else {
-            return "unknown line (expected wrmsr, event or pmu)";
+            return "unknown line (expected wrmsr, event, pmu or sample)";
         }
     }
     *line = 0;
@@ -67,6 +86,11 @@ std::size_t format_event_program(const EventProgram& program, char* buffer, std:
                 w.str("event ").dec(e.index).ch(' ').dec(e.lp).ch(' ').dec(e.counter).ch(' ').hex(e.check_mask)
                     .ch('\n');
         }
+    }
+    if (program.sample.enabled) {
+        const SampleSpec& spec = program.sample;
+        w.str("sample ").str(spec.pebs ? "pebs " : "iebs ").dec(spec.counter).ch(' ').dec(spec.period).ch(' ')
+            .dec(spec.exact_pmu).ch(' ').dec(spec.exact_counter).ch('\n');
     }
     return w.finish();
 }

@@ -8,6 +8,10 @@
 //   pmu N                       the lines that follow are for PMU N (0 before any such line). PMU 0 is the one
 //                               the program sees; PMUs 1 and up watch the same core for events that do not fit
 //                               on one PMU (Emulator::attach_observers)
+//   sample KIND COUNTER PERIOD EXACT_PMU EXACT_COUNTER
+//                               netburst-run record: COUNTER of PMU 0 on logical processor 0 samples every PERIOD
+//                               events, by its overflow interrupt (KIND iebs) or by PEBS (KIND pebs); COUNTER of PMU
+//                               EXACT_PMU counts the same event without sampling (each instruction's exact count)
 //
 // Numbers are decimal or 0x-hexadecimal. Freestanding: the tool parses it; netburst-run writes it.
 #pragma once
@@ -31,6 +35,31 @@ struct ProgramEvent {
     std::uint8_t pmu = 0;
 };
 
+// What `netburst-run record` asks the tool to sample (emulator/valgrind/sampler.h does it).
+struct SampleSpec {
+    bool enabled = false;
+    bool pebs = false;              // PEBS (precise) instead of the counter's overflow interrupt
+    std::uint8_t counter = 0;       // of PMU 0, logical processor 0
+    std::uint64_t period = 0;       // events per sample
+    std::uint8_t exact_pmu = 0;     // the PMU whose counter `exact_counter` counts the same event, exactly
+    std::uint8_t exact_counter = 0;
+};
+
+// The periods a sampling counter can take: it must overflow at least once per sample, and a PEBS counter's
+// sampled event is the one after the overflow.
+constexpr std::uint64_t kMaxSamplePeriod = std::uint64_t{1} << 39;
+constexpr std::uint64_t min_sample_period(bool pebs) { return pebs ? 2 : 1; }
+// The counter value that makes the PERIOD-th event from now the sampled one: IEBS overflows on it (the 40-bit
+// counter wraps) and raises its interrupt; PEBS overflows one event earlier, since the record is written by the
+// first event after the overflow (and that event is not counted: the counter reloads from the DS area instead).
+constexpr std::uint64_t sample_start_value(std::uint64_t period, bool pebs) {
+    return ((std::uint64_t{1} << 40) - (pebs ? period - 1 : period)) & ((std::uint64_t{1} << 40) - 1);
+}
+// The linear address netburst-run writes into IA32_DS_AREA for PEBS sampling. The tool backs the DS save area and
+// the PEBS buffer after it with private memory (sampler.h): the PMU's PEBS writes never reach the program's memory,
+// whatever the program has mapped at this address.
+constexpr std::uint64_t kSampleDsArea = 0x00007fff00000000ull;
+
 struct EventProgram {
     static constexpr unsigned kMaxPmus = 32;      // the program's PMU and Emulator::kMaxObservers more
     static constexpr unsigned kMaxWrites = 2048;  // per logical processor, over all PMUs
@@ -40,6 +69,7 @@ struct EventProgram {
     ProgramWrite writes[2][kMaxWrites];
     unsigned num_events = 0;
     ProgramEvent events[kMaxEvents];
+    SampleSpec sample;
 };
 
 // Parses text[0, length) into *out. Returns nullptr, or a static message naming what is wrong; *line receives

@@ -42,7 +42,53 @@ bool write_guest(void*, std::uint64_t address, const void* buffer, unsigned size
 
 int result_code(MsrResult r) { return r == MsrResult::Ok ? NB_OK : NB_GP_FAULT; }
 
+void* sampler_alloc(std::size_t size) { return nb_host_malloc(size); }
+void sampler_free(void* p) { nb_host_free(p); }
+void sampler_write(const void* bytes, std::size_t size) { nb_host_write_samples(bytes, size); }
+bool sampler_describe(std::uint64_t ip, SourcePlace* out) {
+    struct nb_source_place place {};
+    if (!nb_host_describe_ip(ip, &place)) return false;
+    out->function = place.function;
+    out->file = place.file;
+    out->dir = place.dir;
+    out->line = place.line;
+    return true;
+}
+
 }  // namespace
+
+// netburst-run record: its event program names a sampling counter on PMU 0 and an exact-count twin on another PMU.
+const char* ToolRuntime::start_sampling() {
+    const SampleSpec& spec = program_->sample;
+    if (config_.hyper_threading || config_.cpu_wide) return "sampling runs one PMU per thread, without --ht";
+    if (spec.exact_pmu == 0 || spec.exact_pmu >= program_->num_pmus) return "the exact-count PMU is not in the program";
+    sampler_ = make_object<Sampler>();
+    SamplerHost host;
+    host.write = sampler_write;
+    host.alloc = sampler_alloc;
+    host.release = sampler_free;
+    host.describe = sampler_describe;
+    if (const char* error = sampler_->init(spec, emu_->config().long_mode, host)) return error;
+    // PEBS records go to the sampler's private DS area, never into the program's memory: every thread's PMU 0 is
+    // a copy of this one.
+    if (spec.pebs) emu_->pmu().set_guest_memory(sampler_->ds_memory());
+    return nullptr;
+}
+
+const Pmu* ToolRuntime::exact_pmu(const ThreadContext& t) const {
+    if (!sampler_) return nullptr;
+    return t.observers[sampler_->spec().exact_pmu - 1];
+}
+
+void ToolRuntime::sampling_begin(std::uint64_t pid, const char* exe) {
+    if (sampler_) sampler_->begin_process(pid, exe);
+}
+
+void ToolRuntime::sampling_finish() {
+    if (!sampler_) return;
+    if (current_ != 0) sampler_->drain(*emu_, lp_);
+    sampler_->finish(emu_->now());
+}
 
 const char* ToolRuntime::init(const nb_rt_config& config) {
     config_ = config;
@@ -53,6 +99,7 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     ec.hyper_threading = config.hyper_threading != 0;
     ec.with_l3 = config.with_l3 != 0;
     ec.force_timing = config.emulated_clock != 0;  // the clock reads cycles, which only the timing tier has
+    if (config.pmi_skid_cycles >= 0) ec.pmi_skid_cycles = static_cast<unsigned>(config.pmi_skid_cycles);
     emu_->reset(ec);
     describe_machine(ec.model, ec.hyper_threading, ec.with_l3, &machine_);
     GuestMemory memory;
@@ -93,6 +140,9 @@ const char* ToolRuntime::load_program(const char* text, std::size_t length) {
         for (unsigned i = 0; i < program_->num_events; ++i)
             if (program_->events[i].lp != 0) return "an event on logical processor 1 without --ht";
     if (num_observers() > Emulator::kMaxObservers) return "more PMUs than the emulator can attach";
+    if (program_->sample.enabled) {
+        if (const char* error = start_sampling()) return error;
+    }
     // The CPU-wide PMUs are programmed once, for every logical processor.
     if (config_.cpu_wide) {
         for (unsigned lp = 0; lp < 2; ++lp)
@@ -130,6 +180,7 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
 void ToolRuntime::execute(const Instruction& insn) {
     emu_->execute(insn);
     if (record_) record(insn);
+    if (sampler_) sampler_->after(*emu_, lp_, insn.pc);
 }
 
 void ToolRuntime::record(const Instruction& insn) {
@@ -153,10 +204,12 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
     }
     // The tier cannot change while a batch is consumed (only MSR accesses change it), so the commonest case, the
     // functional tier without --record, gets a loop of its own.
-    if (emu_->timing() || record_)
-        consume_loop<false>(p, end);
+    if (sampler_)
+        consume_loop<false, true>(p, end);  // sampling keeps the timing tier (its counter raises interrupts)
+    else if (emu_->timing() || record_)
+        consume_loop<false, false>(p, end);
     else
-        consume_loop<true>(p, end);
+        consume_loop<true, false>(p, end);
 }
 
 namespace {
@@ -208,7 +261,7 @@ __attribute__((always_inline)) inline const std::uint64_t* take_run(InsnInfo* he
 }
 }  // namespace
 
-template <bool kQuietFunctional>
+template <bool kQuietFunctional, bool kSampling>
 void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end) {
     // The hot loop: locals for what stays put, and each instruction's dynamic fields written into its info's
     // template in place (the runtime owns the infos and runs one instruction at a time) instead of a copy.
@@ -222,7 +275,14 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
         } else {
             emu.execute(insn, plan);
             if (record_) record(insn);
+            if constexpr (kSampling) sampler_->after(emu, lp, insn.pc);
         }
+    };
+    // The same for an instruction whose plan may be missing.
+    const auto run_any = [&](const Instruction& insn, const UopPlan* plan) __attribute__((always_inline)) {
+        emu.execute(insn, plan);
+        if (record_) record(insn);
+        if constexpr (kSampling) sampler_->after(emu, lp, insn.pc);
     };
     // The timer interrupt due before the instruction at `pc`, if the thread's count has reached the tick (a rep
     // instruction still collecting its iterations is not interrupted: it counts when it ends).
@@ -307,8 +367,7 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
         }
         if (info->simple) {
             ++executed;
-            emu.execute(insn, info->plan);
-            if (record_) record(insn);
+            run_any(insn, info->plan);
             continue;
         }
         const std::uint64_t* addresses = p;
@@ -337,8 +396,7 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
             continue;
         }
         ++executed;
-        emu.execute(insn, info->plan);
-        if (record_) record(insn);
+        run_any(insn, info->plan);
         if (info->syscall) run_kernel_path(insn.pc + insn.length);
     }
     count_ += executed;
@@ -457,6 +515,9 @@ void ToolRuntime::switch_out() {
     if (config_.cpu_wide) return;
     emu_->pmu().set_thread_active(t.lp, false, t.switched_out);
     for (unsigned k = 0; k < num_observers(); ++k) t.observers[k]->set_thread_active(t.lp, false, t.switched_out);
+    // An interrupt still on its way when the thread stops has nowhere to return to in it (the sampler counts it
+    // lost); what arrived before is taken while this thread's PMU is still attached.
+    if (sampler_) sampler_->drain(*emu_, t.lp);
 }
 
 void ToolRuntime::program_observer(Pmu& pmu, unsigned index, int lp, Cycle now) {
@@ -523,6 +584,7 @@ void ToolRuntime::install(unsigned tid) {
     attach_observers(t.observers);
     t.pmu->set_thread_active(t.lp, true, emu_->now());
     for (unsigned k = 0; k < num_observers(); ++k) t.observers[k]->set_thread_active(t.lp, true, emu_->now());
+    if (sampler_) sampler_->switch_to(exact_pmu(t), nb_host_gettid());
 }
 
 void ToolRuntime::switch_thread(unsigned tid) {
@@ -541,6 +603,10 @@ void ToolRuntime::thread_exited(unsigned tid) {
     count_ = 0;
     if (program_ && !config_.cpu_wide)
         read_all_events(emu_->pmu(), t.observers, emu_->serialize(t.lp), t.lp, exited_values_, exited_unsupported_);
+    if (sampler_) {
+        sampler_->drain(*emu_, t.lp);
+        sampler_->switch_to(nullptr, 0);
+    }
     if (!config_.cpu_wide) {
         emu_->attach_pmu(nullptr);
         emu_->attach_observers(nullptr, 0);
@@ -554,6 +620,7 @@ void ToolRuntime::fork_child(unsigned tid) {
     // The child is a new process with one thread: it counts from zero on a fresh PMU, while the core model
     // (caches, TLBs, predictors) carries on from the parent's state, as the machine's would.
     rep_info_ = nullptr;
+    if (sampler_) sampler_->forget();
     emu_->attach_pmu(nullptr);
     if (!config_.cpu_wide) emu_->attach_observers(nullptr, 0);
     for (unsigned i = 0; i < config_.max_threads; ++i) {

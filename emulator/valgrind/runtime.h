@@ -15,6 +15,7 @@
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/program_file.h"
 #include "emulator/valgrind/results_file.h"
+#include "emulator/valgrind/sampler.h"
 
 namespace netburst::emu::vg {
 
@@ -79,7 +80,7 @@ public:
     const char* load_program(const char* text, std::size_t length);
 
     void consume(const std::uint64_t* p, const std::uint64_t* end);
-    template <bool kQuietFunctional>
+    template <bool kQuietFunctional, bool kSampling>
     void consume_loop(const std::uint64_t* p, const std::uint64_t* end);
     const UopPlan* stable_plan(const Instruction& insn) { return emu_->stable_plan(insn); }
 
@@ -102,6 +103,13 @@ public:
     void name_first_missing(const char* symbol);
 
     void finish();
+    // netburst-run record (program_file.h, "sample"): whether this run samples, the process image's header line,
+    // and its last lines once the program has ended (finish() first). Map lines and `end` are the host's, written
+    // through sample_writer() after sampling_finish().
+    bool sampling() const { return sampler_ != nullptr; }
+    void sampling_begin(std::uint64_t pid, const char* exe);
+    void sampling_finish();
+    SampleWriter& sample_writer() { return sampler_->writer(); }
     std::size_t results(char* buffer, std::size_t capacity, bool final_run, std::uint64_t pid);
     std::uint64_t instructions() const;
     // The emulated core's cycle after what has been consumed (the guest's clock with --clock=emulated).
@@ -139,6 +147,9 @@ private:
     bool counts_kernel(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
     bool unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
     void flush_recording();
+    // The exact-count PMU of thread t for the sampler (an observer of the same core), or nullptr.
+    const Pmu* exact_pmu(const ThreadContext& t) const;
+    const char* start_sampling();
 
     nb_rt_config config_{};
     nb_emulator_info machine_{};   // describe_machine(): what the guest may learn of the machine
@@ -148,6 +159,7 @@ private:
     Pmu* blank_pmu_ = nullptr;   // the PMU as reset() leaves it: what an observer starts from
     Pmu* observers_[Emulator::kMaxObservers] = {};  // CPU-wide mode: PMUs 1 and up
     EventProgram* program_ = nullptr;
+    Sampler* sampler_ = nullptr;  // netburst-run record: the program's sampling counter and its exact twin
     bool program_taken_ = false;  // the program wrote a register of program_ (ProcessResults::pmu_taken)
     ThreadContext* threads_ = nullptr;
     unsigned current_ = 0;       // the thread whose PMU is installed (0: none)

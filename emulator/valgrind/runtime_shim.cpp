@@ -136,6 +136,23 @@ size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid)
     return g_runtime->results(buffer, capacity, final_run != 0, pid);
 }
 
+int nb_rt_sampling(void) { return g_runtime && g_runtime->sampling() ? 1 : 0; }
+void nb_rt_sampling_begin(uint64_t pid, const char* exe) { g_runtime->sampling_begin(pid, exe); }
+void nb_rt_sampling_finish(void) { g_runtime->sampling_finish(); }
+
+void nb_rt_sampling_line(const char* line) {
+    if (!g_runtime->sampling()) return;
+    netburst::emu::vg::SampleWriter& writer = g_runtime->sample_writer();
+    netburst::emu::vg::TextWriter w = writer.line();
+    netburst::emu::vg::append_text(w, line);
+    w.ch('\n');
+    writer.commit(w);
+}
+
+void nb_rt_sampling_flush(void) {
+    if (g_runtime && g_runtime->sampling()) g_runtime->sample_writer().flush();
+}
+
 uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
 uint64_t nb_rt_cycles_now(void) { return g_runtime ? g_runtime->cycles_now() : 0; }
 unsigned nb_rt_cpu_mhz(void) {

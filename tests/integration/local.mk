@@ -8,13 +8,13 @@ NB_GUEST_COMMON = $(NB_GUEST_SRC)/guest_program.c $(NB_GUEST_SRC)/asm/loops.S
 NB_GUESTS = $(NB_GUEST_DIR)/guest_measure $(NB_GUEST_DIR)/guest_threads $(NB_GUEST_DIR)/guest_loops \
 	$(NB_GUEST_DIR)/guest_crash $(NB_GUEST_DIR)/guest_signals $(NB_GUEST_DIR)/guest_sweep \
 	$(NB_GUEST_DIR)/guest_loops_static \
-	$(NB_GUEST_DIR)/guest_cpuid
+	$(NB_GUEST_DIR)/guest_cpuid $(NB_GUEST_DIR)/guest_record
 check_SCRIPTS = $(NB_GUESTS)
 CLEANFILES += $(NB_GUESTS)
 EXTRA_DIST += tests/integration/asm/loops.S tests/integration/guest_program.h tests/integration/guest_program.c \
 	tests/integration/guest_measure.c tests/integration/guest_threads.c tests/integration/guest_loops.c \
 	tests/integration/guest_crash.c tests/integration/guest_signals.c tests/integration/guest_sweep.c \
-	tests/integration/guest_cpuid.c
+	tests/integration/guest_cpuid.c tests/integration/guest_record.c
 
 $(NB_GUEST_DIR)/guest_measure: $(NB_GUEST_SRC)/guest_measure.c $(NB_GUEST_COMMON) $(NB_GUEST_SRC)/guest_program.h
 	@$(MKDIR_P) $(NB_GUEST_DIR)
@@ -40,6 +40,10 @@ $(NB_GUEST_DIR)/guest_signals: $(NB_GUEST_SRC)/guest_signals.c $(NB_GUEST_SRC)/a
 $(NB_GUEST_DIR)/guest_sweep: $(NB_GUEST_SRC)/guest_sweep.c
 	@$(MKDIR_P) $(NB_GUEST_DIR)
 	$(AM_V_CC)$(CC) -O1 -g -I$(top_srcdir) $(WARN_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_sweep.c
+# -O1: the load that misses and the arithmetic after it stay on their own source lines.
+$(NB_GUEST_DIR)/guest_record: $(NB_GUEST_SRC)/guest_record.c
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) -O1 -g $(WARN_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_record.c
 $(NB_GUEST_DIR)/guest_cpuid: $(NB_GUEST_SRC)/guest_cpuid.c
 	@$(MKDIR_P) $(NB_GUEST_DIR)
 	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_cpuid.c
@@ -53,3 +57,13 @@ tests_integration_netburst_run_test_SOURCES = tests/integration/netburst_run_tes
 TESTS += tests/integration/netburst_run_test
 AM_TESTS_ENVIRONMENT += NETBURST_RUN=$(abs_builddir)/netburst-run$(EXEEXT); export NETBURST_RUN; \
 	NB_GUESTS=$(abs_builddir)/$(NB_GUEST_DIR); export NB_GUESTS;
+
+# netburst-run record read by Debian's perf and callgrind_annotate (doc/sampling.md).
+check_PROGRAMS += tests/integration/record_test
+tests_integration_record_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_integration_record_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
+tests_integration_record_test_LDADD = $(GTEST_LIBS)
+tests_integration_record_test_SOURCES = tests/integration/record_test.cpp
+TESTS += tests/integration/record_test
+AM_TESTS_ENVIRONMENT += NB_GUEST_SOURCES=$(abs_top_srcdir)/tests/integration; export NB_GUEST_SOURCES; \
+	NB_EXAMPLES=$(abs_builddir)/examples; export NB_EXAMPLES;

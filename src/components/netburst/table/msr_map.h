@@ -95,6 +95,9 @@ constexpr unsigned kPebsEnableUopTagBit = 24;     // enables replay tagging
 constexpr unsigned kPebsEnableMyThreadBit = 25;   // ENABLE_PEBS (ENABLE_PEBS_MY_THR with Hyper-Threading)
 constexpr unsigned kPebsEnableOtherThreadBit = 26;  // ENABLE_PEBS_OTH_THR, Hyper-Threading only
 constexpr std::uint64_t kPebsEnableWritableMask = 0x07018607;
+// The counter that drives PEBS for logical processor 0: IQ_COUNTER4 (SDM 18.15.7; IQ_COUNTER5, 17, for logical
+// processor 1 with Hyper-Threading).
+constexpr unsigned kPebsCounterThread0 = 16;
 // MSR_PEBS_MATRIX_VERT bits: 0 loads, 1 stores, 4 tagged mispredicted branches.
 constexpr std::uint64_t kMatrixVertWritableMask = 0x13;
 

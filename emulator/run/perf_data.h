@@ -1,0 +1,38 @@
+// Writing a sampled run as a perf.data file that Linux's perf tools (report, script, annotate, mem report) read as
+// they read their own: the file header, one perf_event_attr, COMM and MMAP2 records for every process and mapping,
+// a SAMPLE record per sample and the feature sections perf expects (tools/perf/Documentation/
+// perf.data-file-format.txt describes the layout; the record layouts are those of the kernel's uapi
+// <linux/perf_event.h>, whose structures and constants this file uses).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emulator/run/profile.h"
+#include "events/status.h"
+
+namespace netburst::emu::run {
+
+// What the header's feature sections say about the machine and the run.
+struct PerfHeaderInfo {
+    std::string hostname;
+    std::string os_release;
+    std::string cpu_description;  // HEADER_CPUDESC
+    std::string cpuid;            // HEADER_CPUID, perf's x86 spelling: vendor,family,model,stepping
+    std::vector<std::string> cmdline;
+};
+
+// The header info of this machine and an emulated NetBurst of `model` (stepping as CPUID reports it).
+PerfHeaderInfo perf_header_info(unsigned model, const std::vector<std::string>& cmdline);
+
+// sample_type of the one attr: IP, TID, TIME and PERIOD always; ADDR and DATA_SRC for PEBS samples.
+std::uint64_t perf_sample_type(const SampledEvent& event);
+
+// The file's bytes.
+std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHeaderInfo& info);
+
+// Writes path (through a temporary name, renamed when complete).
+Result<bool> write_perf_data(const std::string& path, const Profile& profile, const PerfHeaderInfo& info);
+
+}  // namespace netburst::emu::run

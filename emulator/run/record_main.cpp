@@ -1,0 +1,244 @@
+#include "emulator/run/record_main.h"
+
+#include <getopt.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "emulator/run/callgrind_out.h"
+#include "emulator/run/launch.h"
+#include "emulator/run/perf_data.h"
+#include "emulator/run/progress.h"
+#include "emulator/run/report.h"
+#include "emulator/run/sample_input.h"
+#include "emulator/run/sample_plan.h"
+#include "emulator/valgrind/kernel_model.h"
+#include "table/cpu_model.h"
+
+namespace netburst::emu::run {
+
+namespace {
+
+constexpr int kExitOwnError = 125;
+constexpr int kExitNotExecutable = 126;
+constexpr int kExitNotFound = 127;
+constexpr std::uint64_t kDefaultPeriod = 100000;
+
+const char* kUsage =
+    "Usage: netburst-run record -e EVENT [-c PERIOD] [-o FILE] [--callgrind FILE] [OPTIONS] [--] PROGRAM [ARGS...]\n"
+    "Sample one event of PROGRAM on an emulated Intel Pentium 4 (NetBurst) and write perf.data, which perf report,\n"
+    "perf script, perf annotate and perf mem report read.\n"
+    "\n"
+    "  -e, --event EVENT    the event: a native event, an at-retirement metric or a PAPI preset that is one event.\n"
+    "                       EVENT:precise=N (N 1-3; perf's :p, :pp, :ppp too) samples by PEBS, at the exact\n"
+    "                       instruction; without it the counter's overflow interrupt samples (IEBS), with skid.\n"
+    "                       Events that name neither :u nor :k count in user mode\n"
+    "  -c, --count PERIOD   one sample every PERIOD events (default 100000)\n"
+    "  -o, --output FILE    the perf.data file (default perf.data; an existing one becomes FILE.old)\n"
+    "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
+    "                       count beside samples x period (callgrind_annotate, KCachegrind)\n"
+    "      --model N        the emulated processor: family 0FH model 0, 1, 2 (default), 3, 4 or 6\n"
+    "      --pmi-skid N     cycles from an overflow to its interrupt being taken (default: the emulator's, 20)\n"
+    "      --kernel-model=no  no synthetic kernel path for system calls (default: yes)\n"
+    "      --timer-tick N   with the kernel model, a timer interrupt every N instructions (default 8000000; 0: none)\n"
+    "      --no-children    do not follow exec'd programs\n"
+    "      --no-progress    no progress line\n"
+    "  -q, --quiet          no summary line\n"
+    "      --valgrind-option OPT  pass OPT to Valgrind (repeatable)\n"
+    "  -h, --help           this help\n";
+
+struct RecordOptions {
+    std::string event;
+    std::uint64_t period = kDefaultPeriod;
+    std::string output = "perf.data";
+    std::string callgrind;
+    unsigned model = kDefaultModel;
+    long pmi_skid = -1;
+    bool kernel_model = true;
+    std::uint64_t timer_tick = vg::kDefaultTimerTick;
+    bool children = true;
+    bool progress = true;
+    bool quiet = false;
+    std::vector<std::string> valgrind_options;
+    std::vector<std::string> command;
+};
+
+[[noreturn]] void fail(const std::string& message, int status = kExitOwnError) {
+    std::cerr << "netburst-run record: " << message << "\n";
+    std::exit(status);
+}
+
+[[noreturn]] void usage_error(const std::string& message) {
+    std::cerr << "netburst-run record: " << message << "\nTry 'netburst-run record --help'.\n";
+    std::exit(kExitOwnError);
+}
+
+std::uint64_t number_option(const char* name, const char* text) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(text, &end, 10);
+    if (!*text || *end || text[0] == '-') usage_error(std::string(name) + " " + text + ": expected a number");
+    return n;
+}
+
+RecordOptions parse(int argc, char** argv) {
+    enum { kCallgrind = 256, kModel, kSkid, kKernelModel, kTimerTick, kNoChildren, kNoProgress, kValgrindOption };
+    static const option kLong[] = {
+        {"event", required_argument, nullptr, 'e'},      {"count", required_argument, nullptr, 'c'},
+        {"output", required_argument, nullptr, 'o'},     {"callgrind", required_argument, nullptr, kCallgrind},
+        {"model", required_argument, nullptr, kModel},   {"pmi-skid", required_argument, nullptr, kSkid},
+        {"kernel-model", required_argument, nullptr, kKernelModel},
+        {"timer-tick", required_argument, nullptr, kTimerTick},
+        {"no-children", no_argument, nullptr, kNoChildren}, {"no-progress", no_argument, nullptr, kNoProgress},
+        {"quiet", no_argument, nullptr, 'q'},
+        {"valgrind-option", required_argument, nullptr, kValgrindOption},
+        {"freq", required_argument, nullptr, 'F'},       {"call-graph", required_argument, nullptr, 'g'},
+        {"help", no_argument, nullptr, 'h'},             {nullptr, 0, nullptr, 0}};
+    RecordOptions o;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+e:c:o:qF:gh", kLong, nullptr)) != -1) {
+        switch (c) {
+        case 'e':
+            if (!o.event.empty()) usage_error("one event per recording (-e given twice)");
+            o.event = optarg;
+            break;
+        case 'c': o.period = number_option("-c", optarg); break;
+        case 'o': o.output = optarg; break;
+        case kCallgrind: o.callgrind = optarg; break;
+        case kModel: {
+            const std::uint64_t m = number_option("--model", optarg);
+            if (m > 15 || !model_exists(static_cast<unsigned>(m)))
+                usage_error(std::string("--model ") + optarg + ": NetBurst models are 0, 1, 2, 3, 4 and 6");
+            o.model = static_cast<unsigned>(m);
+            break;
+        }
+        case kSkid: {
+            const std::uint64_t s = number_option("--pmi-skid", optarg);
+            if (s > 100000) usage_error("--pmi-skid: 0 to 100000 cycles");
+            o.pmi_skid = static_cast<long>(s);
+            break;
+        }
+        case kKernelModel:
+            if (std::string(optarg) == "yes") o.kernel_model = true;
+            else if (std::string(optarg) == "no") o.kernel_model = false;
+            else usage_error("--kernel-model takes yes or no");
+            break;
+        case kTimerTick: o.timer_tick = number_option("--timer-tick", optarg); break;
+        case kNoChildren: o.children = false; break;
+        case kNoProgress: o.progress = false; break;
+        case 'q': o.quiet = true; break;
+        case kValgrindOption: o.valgrind_options.emplace_back(optarg); break;
+        case 'F':
+            usage_error("no frequency mode: the emulated machine has no clock worth sampling against; give a "
+                        "period with -c");
+        case 'g': usage_error("call graphs are not recorded (yet): samples carry the instruction only");
+        case 'h': std::cout << kUsage; std::exit(0);
+        default: usage_error("unknown option");
+        }
+    }
+    for (int i = optind; i < argc; ++i) o.command.emplace_back(argv[i]);
+    if (o.event.empty()) usage_error("no event (-e EVENT)");
+    if (o.command.empty()) usage_error("no program to run");
+    return o;
+}
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+// perf's habit: a new recording does not silently destroy the last one.
+void keep_old(const std::string& path) {
+    if (access(path.c_str(), F_OK) == 0) std::rename(path.c_str(), (path + ".old").c_str());
+}
+
+}  // namespace
+
+int record_main(int argc, char** argv) {
+    const RecordOptions o = parse(argc, argv);
+    SampleOptions so;
+    so.model = o.model;
+    so.period = o.period;
+    if (const char* fp = std::getenv("PAPI_NETBURST_FP"); fp && *fp && !parse_fp_variant(fp, &so.fp))
+        fail(std::string("PAPI_NETBURST_FP=") + fp + ": expected sse, x87 or x87_sse_dp");
+    auto plan = plan_sampling(o.event, so);
+    if (!plan) fail(plan.error().message);
+
+    auto valgrind = find_valgrind();
+    if (!valgrind) fail(valgrind.error().message);
+    auto tool_dir = find_tool_dir();
+    if (!tool_dir) fail(tool_dir.error().message);
+    auto program = find_program(o.command[0]);
+    if (!program) {
+        const bool missing = program.error().message.find("not found") != std::string::npos ||
+                             program.error().message.find("No such file") != std::string::npos;
+        fail(program.error().message, missing ? kExitNotFound : kExitNotExecutable);
+    }
+
+    TempDir dir;
+    if (auto made = dir.create(); !made) fail(made.error().message);
+    std::vector<char> text(1 << 16);
+    const std::size_t n = vg::format_event_program(plan->program, text.data(), text.size());
+    const std::string program_file = dir.path() + "/program";
+    {
+        std::ofstream out(program_file);
+        if (n == 0 || !out.write(text.data(), static_cast<std::streamsize>(n)) || !out.flush())
+            fail(program_file + ": cannot be written");
+    }
+    const bool progress = o.progress && isatty(STDERR_FILENO);
+    std::vector<std::string> args = {*valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
+                                     "--kernel-model=" + yes_no(o.kernel_model),
+                                     "--timer-tick=" + std::to_string(o.timer_tick),
+                                     "--trace-children=" + yes_no(o.children), "--results=" + dir.path(),
+                                     "--program=" + program_file};
+    if (o.pmi_skid >= 0) args.push_back("--pmi-skid=" + std::to_string(o.pmi_skid));
+    if (progress) args.push_back("--progress=" + dir.path());
+    for (const std::string& v : o.valgrind_options) args.push_back(v);
+    args.push_back("--");
+    args.insert(args.end(), o.command.begin(), o.command.end());
+
+    ProgressLine line(dir.path());
+    auto ran = progress ? run_and_wait(args, *tool_dir, [&line] { line.update(); }) : run_and_wait(args, *tool_dir);
+    line.clear();
+    if (!ran) fail(ran.error().message);
+    const int exit_status = ran->signaled ? 128 + ran->status : ran->status;
+
+    auto totals = read_results(dir.path(), plan->program.num_events);
+    if (!totals) fail(totals.error().message);
+    if (totals->images == 0) {
+        std::cerr << "netburst-run record: the program did not run under the emulator (see Valgrind's message above)\n";
+        return ran->status != 0 || ran->signaled ? exit_status : kExitOwnError;
+    }
+    Profile profile;
+    profile.event = plan->event;
+    profile.event.exact_total = totals->values.empty() ? 0 : totals->values[0];
+    profile.event.exact_unsupported = !totals->unsupported.empty() && totals->unsupported[0];
+    profile.command = o.command;
+    if (auto read = read_samples_dir(dir.path(), &profile); !read) fail(read.error().message);
+
+    std::vector<std::string> cmdline = {"netburst-run"};
+    for (int i = 0; i < argc; ++i) cmdline.emplace_back(argv[i]);
+    keep_old(o.output);
+    if (auto w = write_perf_data(o.output, profile, perf_header_info(o.model, cmdline)); !w) fail(w.error().message);
+    if (!o.callgrind.empty())
+        if (auto w = write_callgrind(o.callgrind, profile); !w) fail(w.error().message);
+
+    if (!o.quiet) {
+        std::uint64_t lost = 0;
+        for (const Process& p : profile.processes) lost += p.lost;
+        std::cerr << "[ netburst-run record: " << with_commas(static_cast<std::int64_t>(profile.samples.size()))
+                  << " samples of " << profile.event.name << " (" << (profile.event.precise ? "PEBS" : "IEBS")
+                  << ", one every " << with_commas(static_cast<std::int64_t>(o.period)) << " events) in " << o.output;
+        if (!o.callgrind.empty()) std::cerr << " and " << o.callgrind;
+        std::cerr << "; exact count "
+                  << (profile.event.exact_unsupported ? std::string("unsupported")
+                                                      : with_commas(static_cast<std::int64_t>(profile.event.exact_total)));
+        if (lost) std::cerr << "; " << lost << " interrupts returned nowhere (their thread had stopped)";
+        std::cerr << " ]\n";
+    }
+    return exit_status;
+}
+
+}  // namespace netburst::emu::run

@@ -1,0 +1,61 @@
+// What the tool reports to `netburst-run record` for one process image: its samples, each instruction's exact count
+// of the sampled event, where those instructions are in the source, and the objects the process had mapped.
+//
+//   netburst-samples 1
+//   process PID EXE              the process and its executable (EXE: the rest of the line)
+//   i TID CYCLE IP               an overflow-interrupt (IEBS) sample: the interrupt returned to IP
+//   p TID CYCLE IP [ADDR]        a PEBS sample: IP caused the event; ADDR, when present, is its data address
+//   cycles N                     the image's last emulated cycle (its emulator counts from 0; an exec'd image's
+//                                times follow this)
+//   lost N                       interrupts that returned nowhere (their thread stopped while they waited)
+//   count IP N                   the instruction at IP caused N events (the exact count, not sampled)
+//   fn IP NAME                   IP's function (NAME: the rest of the line)
+//   src IP LINE FILE             IP's source line (FILE: the rest of the line)
+//   map START LEN PGOFF PROT DEV INO PATH
+//                                a file-backed mapping (PROT: 1 read, 2 write, 4 execute; DEV as stat's st_dev;
+//                                PATH: the rest of the line), or an anonymous one with PATH //anon
+//   end                          the file is complete
+//
+// TID is the Linux thread id; CYCLE the emulated cycle of the interrupt's delivery (IEBS) or of the sampled uop's
+// retirement (PEBS). Numbers are decimal or 0x-hexadecimal. Freestanding: the tool writes it, netburst-run reads it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "emulator/valgrind/plain_text.h"
+
+namespace netburst::emu::vg {
+
+// Line-at-a-time writing into a fixed buffer, handed to `sink` whenever the next line might not fit.
+class SampleWriter {
+public:
+    using Sink = void (*)(const void* bytes, std::size_t size);
+    static constexpr std::size_t kCapacity = 1 << 16;
+    // Room for any one line: a path or a function name is cut at kMaxText bytes.
+    static constexpr std::size_t kMaxText = 4096;
+    static constexpr std::size_t kMaxLine = kMaxText + 256;
+
+    void set_sink(Sink sink) { sink_ = sink; }
+    // A writer for the next line (flushes first when the buffer might not hold it); end each line with '\n'.
+    TextWriter line() {
+        if (used_ + kMaxLine > kCapacity) flush();
+        return TextWriter(buffer_ + used_, kCapacity - used_);
+    }
+    // The line just written through line()'s writer.
+    void commit(const TextWriter& w) { used_ += w.finish(); }
+    void flush() {
+        if (used_ != 0 && sink_) sink_(buffer_, used_);
+        used_ = 0;
+    }
+
+private:
+    Sink sink_ = nullptr;
+    char buffer_[kCapacity];
+    std::size_t used_ = 0;
+};
+
+// Appends at most SampleWriter::kMaxText bytes of `text` (a path or name from the debug information).
+void append_text(TextWriter& w, const char* text);
+
+}  // namespace netburst::emu::vg

@@ -1,0 +1,187 @@
+#include "emulator/valgrind/sampler.h"
+
+#include "table/msr_map.h"
+#include "table/registers.h"
+
+namespace netburst::emu::vg {
+
+namespace {
+
+// The private DS memory: [kSampleDsArea, kSampleDsArea + size) maps onto the sampler's bytes; anything else is
+// not accessible, so a stray PEBS write would be dropped rather than land in the program.
+bool covers(std::size_t size, std::uint64_t address, unsigned n) {
+    return address >= kSampleDsArea && address - kSampleDsArea <= size && n <= size - (address - kSampleDsArea);
+}
+
+}  // namespace
+
+bool Sampler::private_read(void* context, std::uint64_t address, void* buffer, unsigned size) {
+    auto* self = static_cast<Sampler*>(context);
+    if (!covers(sizeof self->ds_, address, size)) return false;
+    const unsigned char* from = self->ds_ + (address - kSampleDsArea);
+    for (unsigned i = 0; i < size; ++i) static_cast<unsigned char*>(buffer)[i] = from[i];
+    return true;
+}
+
+bool Sampler::private_write(void* context, std::uint64_t address, const void* buffer, unsigned size) {
+    auto* self = static_cast<Sampler*>(context);
+    if (!covers(sizeof self->ds_, address, size)) return false;
+    unsigned char* to = self->ds_ + (address - kSampleDsArea);
+    for (unsigned i = 0; i < size; ++i) to[i] = static_cast<const unsigned char*>(buffer)[i];
+    return true;
+}
+
+const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerHost& host) {
+    if (!spec.enabled) return "no sampling was asked for";
+    if (spec.counter >= kNumCounters || spec.exact_counter >= kNumCounters) return "sampling counter out of range";
+    if (spec.period < min_sample_period(spec.pebs) || spec.period > kMaxSamplePeriod) return "sample period out of range";
+    if (spec.pebs && spec.counter != kPebsCounterThread0) return "PEBS samples on IQ_COUNTER4 (counter 16) only";
+    if (!host.write || !host.alloc || !host.release) return "the sampler needs a writer and an allocator";
+    spec_ = spec;
+    long_mode_ = long_mode;
+    host_ = host;
+    writer_.set_sink(host.write);
+    if (!counts_.init(host.alloc, host.release)) return "out of memory";
+    if (spec.pebs) {
+        // As a driver sets the DS area up: the buffer after the management area, no interrupt before it is full
+        // (it is emptied after every instruction), and the counter reset that makes every PERIOD-th event a sample.
+        DsAreaSetup setup;
+        setup.buffer_base = kSampleDsArea + kDsBufferOffset;
+        setup.index = setup.buffer_base;
+        setup.absolute_maximum = setup.buffer_base + kPebsRecords * pebs_record_size(long_mode);
+        setup.interrupt_threshold = setup.absolute_maximum;
+        setup.counter_reset = sample_start_value(spec.period, true);
+        if (!write_ds_area(ds_memory(), kSampleDsArea, long_mode, setup)) return "the DS area does not fit";
+    }
+    return nullptr;
+}
+
+GuestMemory Sampler::ds_memory() {
+    GuestMemory m;
+    m.context = this;
+    m.read = private_read;
+    m.write = private_write;
+    return m;
+}
+
+void Sampler::begin_process(std::uint64_t pid, const char* exe) {
+    TextWriter first = writer_.line();
+    first.str("netburst-samples 1\n");
+    writer_.commit(first);
+    TextWriter w = writer_.line();
+    w.str("process ").dec(pid).ch(' ');
+    append_text(w, exe);
+    w.ch('\n');
+    writer_.commit(w);
+}
+
+void Sampler::drain(Emulator& emu, unsigned lp) {
+    settle();
+    Pmu& pmu = emu.pmu();
+    PmiRecord pmis[8];
+    PebsRecord records[8];
+    for (;;) {
+        const unsigned n = pmu.take_pmis(pmis, 8);
+        const unsigned m = pmu.take_pebs_records(records, 8);
+        if (n == 0 && m == 0) break;
+        for (unsigned i = 0; i < m; ++i) take_pebs(records[i]);
+        if (m != 0) set_pebs_index(ds_memory(), kSampleDsArea, long_mode_, kSampleDsArea + kDsBufferOffset);
+        for (unsigned i = 0; i < n; ++i) take_pmi(emu, lp, pmis[i]);
+    }
+    settle();
+}
+
+void Sampler::take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi) {
+    // Only the sampling counter's overflow interrupts sample; a PEBS buffer-threshold interrupt cannot come (the
+    // threshold is the buffer's end and the buffer is emptied after every instruction).
+    if (spec_.pebs || pmi.pebs_threshold || !(pmi.overflowed & (std::uint32_t{1} << spec_.counter))) return;
+    if (pmi.eip == 0) {
+        ++lost_;  // the thread stopped before any instruction told where the interrupt returns
+    } else {
+        TextWriter w = writer_.line();
+        w.str("i ").dec(tid_).ch(' ').dec(pmi.cycle).ch(' ').hex(pmi.eip).ch('\n');
+        writer_.commit(w);
+        counts_.mark_sampled(pmi.eip);
+        ++samples_;
+    }
+    rearm_iebs(emu, lp);
+}
+
+void Sampler::rearm_iebs(Emulator& emu, unsigned lp) {
+    const CounterDef& regs = kCounters[spec_.counter];
+    std::uint64_t cccr = 0, value = 0;
+    emu.read_msr(lp, regs.cccr_msr, &cccr);
+    emu.read_msr(lp, regs.counter_msr, &value);
+    // The counter kept counting after it wrapped: `value` events of the next period have already happened (a
+    // value in the upper half means it has not wrapped, which a sampling counter's interrupt does not allow).
+    const std::int64_t period = static_cast<std::int64_t>(spec_.period);
+    const std::int64_t overrun = value < (std::uint64_t{1} << 39) ? static_cast<std::int64_t>(value) : 0;
+    std::int64_t left = period - overrun;
+    if (left <= -period) left = period;  // more than a whole period went by: start a fresh one
+    else if (left <= 0) left += period;
+    emu.write_msr(lp, regs.cccr_msr, cccr & ~(std::uint64_t{1} << kCccrOvfBit));
+    emu.write_msr(lp, regs.counter_msr, ((std::uint64_t{1} << 40) - static_cast<std::uint64_t>(left)) & kCounterMask);
+}
+
+void Sampler::take_pebs(const PebsRecord& record) {
+    TextWriter w = writer_.line();
+    w.str("p ").dec(tid_).ch(' ').dec(record.cycle).ch(' ').hex(record.eip);
+    if (record.has_data_address) w.ch(' ').hex(record.data_address);
+    w.ch('\n');
+    writer_.commit(w);
+    counts_.mark_sampled(record.eip);
+    ++samples_;
+}
+
+void Sampler::finish(Cycle now) {
+    {
+        TextWriter w = writer_.line();
+        w.str("cycles ").dec(now).ch('\n');
+        writer_.commit(w);
+    }
+    if (lost_ != 0) {
+        TextWriter w = writer_.line();
+        w.str("lost ").dec(lost_).ch('\n');
+        writer_.commit(w);
+    }
+    counts_.for_each([&](const PcCounts::Entry& e) {
+        if (e.count != 0) {
+            TextWriter w = writer_.line();
+            w.str("count ").hex(e.pc).ch(' ').dec(e.count).ch('\n');
+            writer_.commit(w);
+        }
+        SourcePlace place;
+        if (!host_.describe || !host_.describe(e.pc, &place)) return;
+        if (place.function) {
+            TextWriter w = writer_.line();
+            w.str("fn ").hex(e.pc).ch(' ');
+            append_text(w, place.function);
+            w.ch('\n');
+            writer_.commit(w);
+        }
+        if (place.file && place.line != 0) {
+            TextWriter w = writer_.line();
+            w.str("src ").hex(e.pc).ch(' ').dec(place.line).ch(' ');
+            // Absolute paths, so that the host finds the file wherever it runs from.
+            if (place.dir && place.dir[0] && place.file[0] != '/') {
+                append_text(w, place.dir);
+                w.ch('/');
+            }
+            append_text(w, place.file);
+            w.ch('\n');
+            writer_.commit(w);
+        }
+    });
+    // Each call reports what came since the previous one (an exec that fails is followed by more of the image).
+    counts_.clear();
+    lost_ = 0;
+}
+
+void Sampler::forget() {
+    counts_.clear();
+    samples_ = lost_ = 0;
+    last_exact_ = last_pc_ = 0;
+    exact_ = nullptr;
+}
+
+}  // namespace netburst::emu::vg

@@ -1,0 +1,124 @@
+// Event-based sampling for `netburst-run record`: the part of an operating system's PMU driver that a sampling run
+// needs, acting on the emulated PMU the way an interrupt handler acts on a real one.
+//
+// - IEBS: the sampling counter has OVF_PMI_T0 set (netburst-run's program). When the PMU model raises and resolves
+//   the interrupt (emulator/pmu/pmi.h: taken pmi_skid_cycles after the event that follows the overflow, returning
+//   to the first instruction not yet retired then), the sample is that return address. The handler then clears
+//   the CCCR's OVF flag and reloads the counter so that the next overflow comes PERIOD events after this one,
+//   counting the events that arrived while the interrupt was on its way (as Linux's x86 PMI handler does in
+//   x86_perf_event_set_period: what was left of the period, or a whole period when more than one has passed).
+// - PEBS: the counter is IQ_COUNTER4 with IA32_PEBS_ENABLE's ENABLE_PEBS set; the PMU model writes a record into
+//   the DS buffer for the first counted uop after each overflow and reloads the counter from the DS area's counter
+//   reset. The DS save area lives in memory private to the sampler (ds_memory()), so the program's memory is never
+//   written. Each record's instruction pointer is the sample, with the data address of the sampled load or store
+//   (which a real record does not hold: it holds the registers, from which software decodes the address).
+//
+// Both are drained after every instruction (after()), so the handler acts at the instruction boundary the
+// interrupt returns to, one instruction later than on hardware: the emulator learns where an interrupt returns
+// only when that instruction retires. Exact counts: a second PMU (an observer of the same core) counts the same
+// event without sampling; after each instruction the increase of its counter is added to that instruction's
+// address.
+//
+// Freestanding: the Valgrind tool runs it; the host's unit tests drive it with an Emulator of their own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "emulator/emulator.h"
+#include "emulator/pmu/pebs.h"
+#include "emulator/valgrind/pc_counts.h"
+#include "emulator/valgrind/program_file.h"
+#include "emulator/valgrind/sample_file.h"
+
+namespace netburst::emu::vg {
+
+// Where an instruction is in the source, from the debug information (any field may be null or 0 when unknown).
+struct SourcePlace {
+    const char* function = nullptr;
+    const char* file = nullptr;
+    const char* dir = nullptr;
+    unsigned line = 0;
+};
+
+struct SamplerHost {
+    SampleWriter::Sink write = nullptr;            // the samples file
+    PcCounts::Alloc alloc = nullptr;
+    PcCounts::Free release = nullptr;
+    bool (*describe)(std::uint64_t ip, SourcePlace* out) = nullptr;  // at the end of the process image
+};
+
+class Sampler {
+public:
+    // The DS buffer holds this many PEBS records; it is drained after every instruction, which writes at most one.
+    static constexpr unsigned kPebsRecords = 16;
+
+    // Returns nullptr, or what is wrong with the spec.
+    const char* init(const SampleSpec& spec, bool long_mode, const SamplerHost& host);
+    const SampleSpec& spec() const { return spec_; }
+    // The private memory behind the DS save area at kSampleDsArea (give it to the sampling PMU before its first
+    // PEBS record; the area is set up by init()).
+    GuestMemory ds_memory();
+
+    // A process image starts (or a forked child continues as a new process): its header line.
+    void begin_process(std::uint64_t pid, const char* exe);
+    // The guest thread now running has OS thread id `tid`; `exact` is its exact-count PMU (nullptr: none).
+    void switch_to(const Pmu* exact, std::uint64_t tid) {
+        exact_ = exact;
+        last_exact_ = exact ? exact->counter_value(spec_.exact_counter) : 0;
+        tid_ = tid;
+    }
+    // After each instruction the emulator ran for the current thread, on logical processor `lp`.
+    __attribute__((always_inline)) void after(Emulator& emu, unsigned lp, std::uint64_t pc) {
+        last_pc_ = pc;
+        settle();
+        if (__builtin_expect(emu.pmu().has_records(), 0)) drain(emu, lp);
+    }
+    // Takes every interrupt and PEBS record the attached PMU has (also when the thread stops running).
+    void drain(Emulator& emu, unsigned lp);
+    // The end of the process image: each instruction's exact count and the source place of every instruction that
+    // has a count or a sample, since the previous call, and the image's last cycle (`now`). The host then writes its
+    // map lines and `end`.
+    void finish(Cycle now);
+    // In a forked child: the parent's counts are the parent's (its unwritten lines were flushed before the fork).
+    void forget();
+    SampleWriter& writer() { return writer_; }
+
+    std::uint64_t samples() const { return samples_; }
+    std::uint64_t lost() const { return lost_; }
+
+private:
+    static constexpr std::uint64_t kCounterMask = (std::uint64_t{1} << 40) - 1;
+    // The exact counter's increase since the last look goes to the last instruction run (events the machine
+    // reports when it serialises, at a thread switch or an interrupt, belong to the instructions before it).
+    void settle() {
+        if (!exact_) return;
+        const std::uint64_t v = exact_->counter_value(spec_.exact_counter);
+        if (v == last_exact_) return;
+        counts_.add(last_pc_, (v - last_exact_) & kCounterMask);
+        last_exact_ = v;
+    }
+    void take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi);
+    void take_pebs(const PebsRecord& record);
+    void rearm_iebs(Emulator& emu, unsigned lp);
+    static bool private_read(void* context, std::uint64_t address, void* buffer, unsigned size);
+    static bool private_write(void* context, std::uint64_t address, const void* buffer, unsigned size);
+
+    SampleSpec spec_{};
+    bool long_mode_ = true;
+    SamplerHost host_{};
+    SampleWriter writer_;
+    PcCounts counts_;
+    const Pmu* exact_ = nullptr;
+    std::uint64_t last_exact_ = 0;
+    std::uint64_t last_pc_ = 0;
+    std::uint64_t tid_ = 0;
+    std::uint64_t samples_ = 0;
+    std::uint64_t lost_ = 0;
+    // The DS management area (its first 0x100 bytes) and the PEBS buffer after it.
+    static constexpr std::uint64_t kDsBufferOffset = 0x100;
+    static constexpr std::size_t kDsBytes = kDsBufferOffset + kPebsRecords * kPebsRecordSize64;
+    unsigned char ds_[kDsBytes] = {};
+};
+
+}  // namespace netburst::emu::vg

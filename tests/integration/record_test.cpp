@@ -1,0 +1,306 @@
+// netburst-run record end to end: a real program (tests/integration/guest_record.c) sampled on the emulator, and
+// the files read by the tools users read them with: Debian's perf (report, script, annotate, mem report) and
+// callgrind_annotate. The samples must land on the right function and source line: with PEBS on the load that
+// misses, with IEBS past it (skid); the data addresses must be the ring's eight, 8 KB apart, in equal numbers.
+//
+// Environment (set by make check): NETBURST_RUN, NB_GUESTS (the built guests), NB_GUEST_SOURCES (their sources, to
+// find the marked line) and NB_EXAMPLES (the built examples: l1_miss). perf and callgrind_annotate must be installed (scripts/install-deps.sh).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/tools/run_tool.h"
+
+using netburst::testtools::run_command;
+using netburst::testtools::ToolRun;
+
+namespace {
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+std::string netburst_run() { return env("NETBURST_RUN"); }
+std::string guest() { return env("NB_GUESTS") + "/guest_record"; }
+
+// The line of guest_record.c that holds the load that misses.
+unsigned miss_line() {
+    std::ifstream in(env("NB_GUEST_SOURCES") + "/guest_record.c");
+    std::string line;
+    for (unsigned n = 1; std::getline(in, line); ++n)
+        if (line.find("RECORD_MISS_LINE") != std::string::npos && line.find("p = ") != std::string::npos) return n;
+    return 0;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
+
+// perf report's first entry: its percentage and the rest of its line.
+bool top_entry(const std::string& report, double* percent, std::string* rest) {
+    for (const std::string& l : lines_of(report)) {
+        std::smatch m;
+        if (l.empty() || l[0] == '#') continue;
+        if (std::regex_search(l, m, std::regex(R"(^\s*([0-9.]+)%\s+(.*)$)"))) {
+            *percent = std::stod(m[1]);
+            *rest = m[2];
+            return true;
+        }
+    }
+    return false;
+}
+
+class Record : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        ASSERT_FALSE(netburst_run().empty()) << "NETBURST_RUN is not set";
+        ASSERT_EQ(run_command("command -v perf").status, 0) << "perf is missing: install linux-perf (scripts/install-deps.sh)";
+        ASSERT_EQ(run_command("command -v callgrind_annotate").status, 0) << "callgrind_annotate is missing (valgrind)";
+        dir_ = ::testing::TempDir() + "nb-record-test";
+        run_command("rm -rf " + dir_ + " && mkdir -p " + dir_);
+        // 20000 misses of the chase; periods prime to the ring's eight, so that PEBS samples all of its addresses.
+        pebs_ = record("1stL_cache_load_miss_retired:precise=1", 101, "pebs");
+        iebs_ = record("1stL_cache_load_miss_retired", 101, "iebs");
+    }
+
+    struct Recorded {
+        ToolRun run;
+        std::string data, callgrind;
+    };
+
+    static Recorded record(const std::string& event, unsigned period, const std::string& name) {
+        Recorded r;
+        r.data = dir_ + "/" + name + ".data";
+        r.callgrind = dir_ + "/" + name + ".callgrind";
+        r.run = run_command(netburst_run() + " record --no-progress -e " + event + " -c " + std::to_string(period) +
+                            " -o " + r.data + " --callgrind " + r.callgrind + " -- " + guest() + " 20000");
+        return r;
+    }
+
+    static std::string perf(const std::string& args) {
+        // -f: the file is ours whatever its owner; perf's own config must not change the views.
+        const ToolRun r = run_command("PERF_CONFIG=/dev/null perf " + args + " -f");
+        EXPECT_EQ(r.status, 0) << "perf " << args << "\n" << r.err;
+        return r.out;
+    }
+
+    static std::string dir_;
+    static Recorded pebs_, iebs_;
+};
+std::string Record::dir_;
+Record::Recorded Record::pebs_, Record::iebs_;
+
+TEST_F(Record, RunsAndSaysWhatItWrote) {
+    for (const Recorded* r : {&pebs_, &iebs_}) {
+        EXPECT_EQ(r->run.status, 0) << r->run.err;
+        EXPECT_FALSE(r->run.out.empty());  // the program's own output passes through
+        EXPECT_NE(r->run.err.find("[ netburst-run record: "), std::string::npos) << r->run.err;
+        EXPECT_NE(r->run.err.find(r->data), std::string::npos);
+    }
+    EXPECT_NE(pebs_.run.err.find("(PEBS, one every 101 events)"), std::string::npos) << pebs_.run.err;
+    EXPECT_NE(iebs_.run.err.find("(IEBS, one every 101 events)"), std::string::npos) << iebs_.run.err;
+}
+
+TEST_F(Record, ExactCountEqualsACountingRun) {
+    // The exact twin counts what a counting run of the same event counts (user mode, as record's default).
+    const ToolRun counted =
+        run_command(netburst_run() + " --no-progress --json -e 1stL_cache_load_miss_retired:u -- " + guest() + " 20000");
+    ASSERT_EQ(counted.status, 0) << counted.err;
+    const auto j = nlohmann::json::parse(counted.err.substr(counted.err.find('{')), nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << counted.err;
+    const long long value = j["events"][0]["value"].get<long long>();
+    EXPECT_GE(value, 20000);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(pebs_.run.err, m, std::regex(R"(exact count ([0-9,]+))")));
+    std::string digits = m[1];
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    EXPECT_EQ(std::stoll(digits), value);
+}
+
+TEST_F(Record, PerfReportPutsPebsSamplesOnTheMissingLoadsLine) {
+    const unsigned line = miss_line();
+    ASSERT_NE(line, 0u);
+    double percent = 0;
+    std::string rest;
+    const std::string by_symbol = perf("report --stdio -i " + pebs_.data + " --sort sym");
+    ASSERT_TRUE(top_entry(by_symbol, &percent, &rest)) << by_symbol;
+    EXPECT_NE(rest.find("chase"), std::string::npos) << by_symbol;
+    EXPECT_GT(percent, 80.0);  // the dynamic loader's misses take the rest
+    EXPECT_NE(by_symbol.find("of event '1stL_cache_load_miss_retired:precise=1'"), std::string::npos) << by_symbol;
+    const std::string by_line = perf("report --stdio -i " + pebs_.data + " --sort srcline");
+    ASSERT_TRUE(top_entry(by_line, &percent, &rest)) << by_line;
+    EXPECT_EQ(rest.substr(0, rest.find(' ')), "guest_record.c:" + std::to_string(line)) << by_line;
+    EXPECT_GT(percent, 80.0);
+}
+
+TEST_F(Record, PerfScriptShowsEveryPebsSampleOfChaseOnOneInstruction) {
+    const std::string script = perf("script -i " + pebs_.data + " -F ip,sym,srcline,addr");
+    std::set<std::string> ips;
+    std::map<std::string, unsigned> addresses;
+    unsigned in_chase = 0;
+    const std::vector<std::string> l = lines_of(script);
+    for (std::size_t i = 0; i < l.size(); ++i) {
+        std::istringstream words(l[i]);
+        std::string addr, ip, sym;
+        if (!(words >> addr >> ip >> sym) || sym != "chase") continue;
+        ++in_chase;
+        ips.insert(ip);
+        ++addresses[addr];
+        // perf script puts the source line on the next line.
+        ASSERT_LT(i + 1, l.size());
+        EXPECT_NE(l[i + 1].find("guest_record.c:" + std::to_string(miss_line())), std::string::npos) << l[i + 1];
+    }
+    EXPECT_GE(in_chase, 20000u / 101 - 1);
+    EXPECT_EQ(ips.size(), 1u) << script.substr(0, 2000);  // 100 %: PEBS names the load itself
+    // The ring: eight addresses, 8 KB apart, sampled equally (101 is prime to 8).
+    ASSERT_EQ(addresses.size(), 8u) << script.substr(0, 2000);
+    std::vector<unsigned long long> sorted;
+    for (const auto& [a, n] : addresses) {
+        sorted.push_back(std::stoull(a, nullptr, 16));
+        EXPECT_NEAR(n, in_chase / 8.0, 1.0) << a;
+    }
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t k = 1; k < sorted.size(); ++k) EXPECT_EQ(sorted[k] - sorted[k - 1], 8192u);
+}
+
+TEST_F(Record, IebsSamplesLandPastTheLoad) {
+    // The PEBS run names the load's address; the interrupt of the IEBS run returns some instructions later.
+    const std::string precise = perf("script -i " + pebs_.data + " -F ip,sym");
+    std::string load_ip;
+    for (const std::string& l : lines_of(precise)) {
+        std::istringstream words(l);
+        std::string ip, sym;
+        if (words >> ip >> sym && sym == "chase") load_ip = ip;
+    }
+    ASSERT_FALSE(load_ip.empty());
+    const std::string script = perf("script -i " + iebs_.data + " -F ip,sym");
+    unsigned in_chase = 0, on_load = 0;
+    for (const std::string& l : lines_of(script)) {
+        std::istringstream words(l);
+        std::string ip, sym;
+        if (!(words >> ip >> sym) || sym != "chase") continue;
+        ++in_chase;
+        if (ip == load_ip) ++on_load;
+        EXPECT_GT(std::stoull(ip, nullptr, 16), std::stoull(load_ip, nullptr, 16)) << "skid goes forward";
+    }
+    EXPECT_GE(in_chase, 20000u / 101 - 2);
+    EXPECT_EQ(on_load, 0u);
+    // perf report still blames the right function: skid stays inside the loop.
+    double percent = 0;
+    std::string rest;
+    ASSERT_TRUE(top_entry(perf("report --stdio -i " + iebs_.data + " --sort sym"), &percent, &rest));
+    EXPECT_NE(rest.find("chase"), std::string::npos);
+}
+
+TEST_F(Record, PerfAnnotateAndMemReportReadTheFile) {
+    const std::string annotate = perf("annotate --stdio -i " + pebs_.data + " chase");
+    EXPECT_NE(annotate.find("chase"), std::string::npos) << annotate.substr(0, 1500);
+    EXPECT_NE(annotate.find("100.00"), std::string::npos) << annotate.substr(0, 3000);  // all of chase's samples
+    const std::string mem = perf("mem report --stdio -i " + pebs_.data);
+    unsigned ring_entries = 0;
+    for (const std::string& l : lines_of(mem))
+        if (l.find("L1 miss") != std::string::npos && l.find("ring+0x") != std::string::npos) ++ring_entries;
+    EXPECT_EQ(ring_entries, 8u) << mem.substr(0, 3000);
+}
+
+TEST_F(Record, CallgrindAnnotateShowsExactAndSampledCounts) {
+    const ToolRun r = run_command("callgrind_annotate " + pebs_.callgrind);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Exact"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Sampled"), std::string::npos);
+    // The chase function's line: exact count and samples x period (PEBS: on the same line).
+    bool found = false;
+    for (const std::string& l : lines_of(r.out)) {
+        if (l.find("chase") == std::string::npos) continue;
+        std::smatch m;
+        if (std::regex_search(l, m, std::regex(R"(^\s*([0-9,]+)\s*\([^)]*\)\s+([0-9,]+))"))) {
+            std::string exact = m[1], sampled = m[2];
+            exact.erase(std::remove(exact.begin(), exact.end(), ','), exact.end());
+            sampled.erase(std::remove(sampled.begin(), sampled.end(), ','), sampled.end());
+            EXPECT_EQ(std::stoul(exact), 20000u) << l;
+            EXPECT_NEAR(std::stod(sampled), 20000.0, 101.0) << l;
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found) << r.out;
+    // Line by line, with the source.
+    const ToolRun lines = run_command("callgrind_annotate --auto=yes --include=" + env("NB_GUEST_SOURCES") + " " +
+                                      pebs_.callgrind);
+    ASSERT_EQ(lines.status, 0) << lines.err;
+    EXPECT_NE(lines.out.find("RECORD_MISS_LINE"), std::string::npos) << lines.out.substr(0, 3000);
+}
+
+// Sprunt's l1_miss (examples/l1_miss.c; doc/sampling.md has the full-size figures): PEBS names the load that
+// misses in 100 % of its samples, IEBS in none (they land after it), and the data addresses are the ring's eight.
+TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
+    const std::string l1_miss = env("NB_EXAMPLES") + "/l1_miss";
+    const std::string dir = ::testing::TempDir();
+    const auto rec = [&](const std::string& event, const std::string& out) {
+        const ToolRun r = run_command(netburst_run() + " record --no-progress -e " + event + " -c 101 -o " + dir + out +
+                                      " -- " + l1_miss + " 2000");
+        EXPECT_EQ(r.status, 0) << r.err;
+        return run_command("PERF_CONFIG=/dev/null perf script -f -i " + dir + out + " -F ip,sym" +
+                           (event.find("precise") != std::string::npos ? ",addr" : ""));
+    };
+    const ToolRun pebs = rec("1stL_cache_load_miss_retired:precise=1", "l1_pebs.data");
+    const ToolRun iebs = rec("1stL_cache_load_miss_retired", "l1_iebs.data");
+    ASSERT_EQ(pebs.status, 0) << pebs.err;
+    ASSERT_EQ(iebs.status, 0) << iebs.err;
+    std::map<std::string, unsigned> pebs_ips, addresses;
+    for (const std::string& l : lines_of(pebs.out)) {
+        std::istringstream words(l);
+        std::string addr, ip, sym;
+        if (words >> addr >> ip >> sym && sym.rfind("walk", 0) == 0) {
+            ++pebs_ips[ip];
+            ++addresses[addr];
+        }
+    }
+    ASSERT_EQ(pebs_ips.size(), 1u) << pebs.out.substr(0, 2000);  // +0 in 100 % of the samples
+    const std::string load = pebs_ips.begin()->first;
+    EXPECT_GE(pebs_ips[load], 2000u * 8 / 101 - 1);
+    EXPECT_EQ(addresses.size(), 8u);
+    for (const auto& [a, n] : addresses) {
+        EXPECT_EQ(std::stoull(a, nullptr, 16) & 0xfff, 0x760u) << a;  // the paper's low bits
+        EXPECT_NEAR(n, pebs_ips[load] / 8.0, 1.0) << a;
+    }
+    unsigned in_walk = 0, on_load = 0;
+    for (const std::string& l : lines_of(iebs.out)) {
+        std::istringstream words(l);
+        std::string ip, sym;
+        if (!(words >> ip >> sym) || sym.rfind("walk", 0) != 0) continue;
+        ++in_walk;
+        if (ip == load) ++on_load;
+    }
+    EXPECT_GE(in_walk, 2000u * 8 / 101 - 2);
+    EXPECT_EQ(on_load, 0u);
+}
+
+TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {
+    const std::string base = netburst_run() + " record --no-progress -o " + ::testing::TempDir() + "never.data ";
+    const ToolRun unknown = run_command(base + "-e 1stL_cache_load_mis_retired -- " + guest());
+    EXPECT_EQ(unknown.status, 125);
+    EXPECT_NE(unknown.err.find("1stL_cache_load_miss_retired"), std::string::npos) << unknown.err;
+    const ToolRun not_pebs = run_command(base + "-e instr_retired:NBOGUSNTAG:precise=1 -- " + guest());
+    EXPECT_EQ(not_pebs.status, 125);
+    EXPECT_NE(not_pebs.err.find("cannot drive PEBS"), std::string::npos) << not_pebs.err;
+    EXPECT_NE(not_pebs.err.find("2ndL_cache_load_miss_retired"), std::string::npos) << not_pebs.err;
+    const ToolRun freq = run_command(base + "-e 1stL_cache_load_miss_retired -F 1000 -- " + guest());
+    EXPECT_EQ(freq.status, 125);
+    EXPECT_NE(freq.err.find("-c"), std::string::npos) << freq.err;
+    const ToolRun no_event = run_command(base + "-- " + guest());
+    EXPECT_EQ(no_event.status, 125);
+}
+
+}  // namespace

@@ -1,0 +1,308 @@
+// netburst-run record's files: the tool's samples file read into a Profile, the exact-count table, and the
+// perf.data and callgrind writers, read back by the layouts perf and callgrind_annotate expect (the end-to-end
+// check with the real tools is tests/integration/record_test.cpp).
+#include <gtest/gtest.h>
+#include <linux/perf_event.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "emulator/run/callgrind_out.h"
+#include "emulator/run/perf_data.h"
+#include "emulator/run/sample_input.h"
+#include "emulator/valgrind/pc_counts.h"
+
+using namespace netburst;
+using namespace netburst::emu;
+using namespace netburst::emu::run;
+
+namespace {
+
+const char kSamples[] =
+    "netburst-samples 1\n"
+    "process 100 /opt/app/bin/a-very-long-program-name\n"
+    "p 100 5000 0x401000 0x601760\n"
+    "p 101 6000 0x401000 0x603760\n"
+    "i 100 7000 0x401010\n"
+    "lost 2\n"
+    "count 0x401000 300\n"
+    "count 0x401000 5\n"
+    "fn 0x401000 kernel_loop\n"
+    "src 0x401000 42 /src/app.c\n"
+    "map 0x400000 0x2000 0x0 5 0x801 77 /opt/app/bin/a-very-long-program-name\n"
+    "map 0x600000 0x1000 0x2000 3 0x801 77 /opt/app/bin/a-very-long-program-name\n"
+    "map 0x601000 0x8000 0x0 3 0x0 0 //anon\n"
+    "end\n";
+
+// perf.data read back: the layout of perf.data-file-format.txt and the uapi record layouts.
+struct PerfFileBytes {
+    std::vector<std::uint8_t> b;
+    std::uint64_t u64(std::size_t at) const {
+        std::uint64_t v;
+        std::memcpy(&v, &b.at(at + 7) - 7, 8);
+        return v;
+    }
+    std::uint32_t u32(std::size_t at) const {
+        std::uint32_t v;
+        std::memcpy(&v, &b.at(at + 3) - 3, 4);
+        return v;
+    }
+    std::uint16_t u16(std::size_t at) const {
+        std::uint16_t v;
+        std::memcpy(&v, &b.at(at + 1) - 1, 2);
+        return v;
+    }
+};
+
+Profile sample_profile() {
+    Profile p;
+    EXPECT_TRUE(parse_samples_text(kSamples, &p).ok());
+    p.event.name = "1stL_cache_load_miss_retired:precise=1";
+    p.event.native = "1stL_cache_load_miss_retired:NBOGUS";
+    p.event.period = 1000;
+    p.event.precise = true;
+    p.event.precise_level = 1;
+    p.event.raw_config = 0x1234ull << 32 | 0x5678;
+    p.event.data_source.none = false;
+    p.event.data_source.load = true;
+    p.event.data_source.level = DataSource::Level::L1Miss;
+    p.command = {"app", "7"};
+    return p;
+}
+
+TEST(SamplesFile, ReadsEveryKindOfLine) {
+    const Profile p = sample_profile();
+    ASSERT_EQ(p.processes.size(), 1u);
+    const Process& proc = p.processes[0];
+    EXPECT_EQ(proc.pid, 100u);
+    EXPECT_EQ(proc.comm(), "a-very-long-pro");  // 15 characters, as the kernel keeps a name
+    EXPECT_EQ(proc.exact.at(0x401000), 305u);   // count lines add up
+    EXPECT_EQ(proc.places.at(0x401000).function, "kernel_loop");
+    EXPECT_EQ(proc.places.at(0x401000).line, 42u);
+    EXPECT_EQ(proc.places.at(0x401000).file, "/src/app.c");
+    EXPECT_EQ(proc.lost, 2u);
+    ASSERT_EQ(proc.maps.size(), 3u);
+    ASSERT_EQ(p.samples.size(), 3u);
+    EXPECT_TRUE(p.samples[0].precise);
+    EXPECT_TRUE(p.samples[0].has_addr);
+    EXPECT_EQ(p.samples[0].addr, 0x601760u);
+    EXPECT_EQ(p.samples[1].tid, 101u);
+    EXPECT_FALSE(p.samples[2].precise);
+    EXPECT_FALSE(p.samples[2].has_addr);
+    EXPECT_EQ(proc.tids.size(), 2u);
+}
+
+TEST(SamplesFile, BadLinesAreErrorsWithTheirNumber) {
+    Profile p;
+    auto r = parse_samples_text("netburst-samples 1\ni 1 2 3\n", &p);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("line 2"), std::string::npos) << r.error().message;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\nwhat 1\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\np 1 2\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("hello\n", &p).ok());
+}
+
+TEST(SamplesFile, TheBssIsNamedAfterItsObject) {
+    std::string pattern = ::testing::TempDir() + "nb-record-test.XXXXXX";
+    char* dir = mkdtemp(pattern.data());
+    ASSERT_NE(dir, nullptr);
+    const std::string file = std::string(dir) + "/samples-100-0";
+    {
+        std::ofstream out(file);
+        out << kSamples;
+    }
+    Profile p;
+    ASSERT_TRUE(read_samples_dir(dir, &p).ok());
+    unlink(file.c_str());
+    rmdir(dir);
+    const Process& proc = p.processes.at(0);
+    const Mapping* bss = proc.map_of(0x601760);
+    ASSERT_NE(bss, nullptr);
+    EXPECT_EQ(bss->path, "/opt/app/bin/a-very-long-program-name");
+    EXPECT_EQ(bss->pgoff, 0x3000u);  // continues the data segment's file offsets
+    EXPECT_EQ(bss->inode, 77u);
+}
+
+// An exec keeps the pid: each image has its own file (samples-PID-K), its emulator counts cycles from 0, and its
+// times must follow the image before so that perf replaces the maps and the name at the right moment.
+TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
+    std::string pattern = ::testing::TempDir() + "nb-record-exec.XXXXXX";
+    char* dir = mkdtemp(pattern.data());
+    ASSERT_NE(dir, nullptr);
+    const std::string first = std::string(dir) + "/samples-7-0", second = std::string(dir) + "/samples-7-1";
+    std::ofstream(first) << "netburst-samples 1\nprocess 7 /bin/launcher\ni 7 900 0x401000\ncycles 1000\n"
+                            "map 0x400000 0x1000 0x0 5 0x801 1 /bin/launcher\nend\n";
+    std::ofstream(second) << "netburst-samples 1\nprocess 7 /bin/true\ni 7 50 0x401000\ncycles 80\n"
+                             "map 0x400000 0x1000 0x0 5 0x801 2 /bin/true\nend\n";
+    Profile p;
+    ASSERT_TRUE(read_samples_dir(dir, &p).ok());
+    unlink(first.c_str());
+    unlink(second.c_str());
+    rmdir(dir);
+    ASSERT_EQ(p.processes.size(), 2u);
+    EXPECT_FALSE(p.processes[0].after_exec);
+    EXPECT_TRUE(p.processes[1].after_exec);
+    EXPECT_EQ(p.processes[1].time_offset, 1001u);
+    ASSERT_EQ(p.samples.size(), 2u);
+    EXPECT_EQ(p.samples[0].time, 900u);
+    EXPECT_EQ(p.image_of(p.samples[0]).exe, "/bin/launcher");
+    EXPECT_EQ(p.samples[1].time, 1051u);
+    EXPECT_EQ(p.image_of(p.samples[1]).exe, "/bin/true");
+    // perf.data: the second image's COMM says exec, and it and its maps are dated at its start.
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    unsigned execs = 0;
+    for (std::size_t at = f.u64(40); at < f.u64(40) + f.u64(48); at += f.u16(at + 6)) {
+        if (f.u32(at) != PERF_RECORD_COMM || !(f.u16(at + 4) & PERF_RECORD_MISC_COMM_EXEC)) continue;
+        ++execs;
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(&f.b[at + 16])), "true");
+        EXPECT_EQ(f.u64(at + f.u16(at + 6) - 8), 1001u);  // sample_id's time, last in the record
+    }
+    EXPECT_EQ(execs, 1u);
+}
+
+TEST(PcCounts, GrowsAndKeepsEveryCount) {
+    vg::PcCounts counts;
+    ASSERT_TRUE(counts.init(std::malloc, std::free));
+    for (std::uint64_t pc = 1; pc <= 20000; ++pc) counts.add(0x400000 + pc * 3, pc);
+    counts.add(0x400003, 7);
+    counts.mark_sampled(0x999999);
+    EXPECT_EQ(counts.size(), 20001u);
+    std::map<std::uint64_t, std::uint64_t> seen;
+    unsigned sampled = 0;
+    counts.for_each([&](const vg::PcCounts::Entry& e) {
+        seen[e.pc] = e.count;
+        if (e.sampled) ++sampled;
+    });
+    EXPECT_EQ(seen.at(0x400003), 8u);
+    EXPECT_EQ(seen.at(0x400000 + 20000 * 3), 20000u);
+    EXPECT_EQ(seen.at(0x999999), 0u);
+    EXPECT_EQ(sampled, 1u);
+    counts.add(0, 5);  // no instruction at address 0: ignored
+    EXPECT_EQ(counts.size(), 20001u);
+}
+
+TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
+    const Profile p = sample_profile();
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {"netburst-run", "record"}))};
+    EXPECT_EQ(f.u64(0), 0x32454c4946524550ull);  // PERFILE2
+    EXPECT_EQ(f.u64(8), 104u);
+    EXPECT_EQ(f.u64(16), sizeof(perf_event_attr) + 16);
+    const std::uint64_t attrs = f.u64(24), attrs_size = f.u64(32);
+    EXPECT_EQ(attrs, 104u);
+    EXPECT_EQ(attrs_size, sizeof(perf_event_attr) + 16);
+    perf_event_attr attr;
+    std::memcpy(&attr, &f.b[attrs], sizeof attr);
+    EXPECT_EQ(attr.type, static_cast<std::uint32_t>(PERF_TYPE_RAW));
+    EXPECT_EQ(attr.size, sizeof attr);
+    EXPECT_EQ(attr.config, p.event.raw_config);
+    EXPECT_EQ(attr.sample_period, 1000u);
+    EXPECT_EQ(attr.sample_type, static_cast<std::uint64_t>(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                                                           PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR |
+                                                           PERF_SAMPLE_DATA_SRC));
+    EXPECT_EQ(attr.precise_ip, 1u);
+    EXPECT_EQ(attr.sample_id_all, 1u);
+    EXPECT_EQ(attr.mmap2, 1u);
+    // Features: HEADER_ARCH (perf script needs it) and HEADER_EVENT_DESC (the event's name) among them, each
+    // section inside the file, after the data.
+    const std::uint64_t data = f.u64(40), data_size = f.u64(48);
+    const std::uint64_t bits = f.u64(72);
+    EXPECT_TRUE(bits & (1u << 6));
+    EXPECT_TRUE(bits & (1u << 12));
+    const unsigned features = static_cast<unsigned>(__builtin_popcountll(bits));
+    const std::size_t table = data + data_size;
+    bool found_name = false, found_arch = false;
+    for (unsigned i = 0; i < features; ++i) {
+        const std::uint64_t off = f.u64(table + 16 * i), size = f.u64(table + 16 * i + 8);
+        ASSERT_GE(off, table + 16 * features);
+        ASSERT_LE(off + size, f.b.size());
+        const std::string section(f.b.begin() + static_cast<long>(off), f.b.begin() + static_cast<long>(off + size));
+        if (section.find(p.event.name) != std::string::npos) found_name = true;
+        if (section.find("x86_64") != std::string::npos) found_arch = true;
+    }
+    EXPECT_TRUE(found_name);
+    EXPECT_TRUE(found_arch);
+}
+
+TEST(PerfData, RecordsCarryTheSamplesInSampleTypeOrder) {
+    const Profile p = sample_profile();
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    const std::uint64_t data = f.u64(40), end = data + f.u64(48);
+    std::map<std::uint32_t, unsigned> types;
+    std::vector<std::size_t> samples;
+    bool data_map = false, named_comm = false;
+    for (std::size_t at = data; at < end;) {
+        const std::uint32_t type = f.u32(at);
+        const std::uint16_t misc = f.u16(at + 4), size = f.u16(at + 6);
+        ASSERT_GE(size, 8u);
+        ASSERT_EQ(size % 8, 0u) << "records are 8-byte aligned";
+        ++types[type];
+        if (type == PERF_RECORD_SAMPLE) samples.push_back(at);
+        if (type == PERF_RECORD_COMM && std::string(reinterpret_cast<const char*>(&f.b[at + 16])) == "a-very-long-pro")
+            named_comm = true;
+        if (type == PERF_RECORD_MMAP2) {
+            // pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, filename.
+            EXPECT_EQ(f.u32(at + 8), 100u);
+            const std::string path(reinterpret_cast<const char*>(&f.b[at + 72]));
+            EXPECT_TRUE(path == "/opt/app/bin/a-very-long-program-name" || path == "//anon") << path;
+            const std::uint32_t prot = f.u32(at + 64);
+            if (path == "//anon") {
+                EXPECT_EQ(f.u32(at + 68), 0x22u);  // MAP_PRIVATE | MAP_ANONYMOUS
+            }
+            // Mappings that cannot execute are data maps (perf record -d's), for data addresses.
+            EXPECT_EQ((misc & PERF_RECORD_MISC_MMAP_DATA) != 0, (prot & 4) == 0);
+            if (misc & PERF_RECORD_MISC_MMAP_DATA) data_map = true;
+        }
+        at += size;
+    }
+    EXPECT_EQ(types[PERF_RECORD_COMM], 2u);  // the process and its second thread
+    EXPECT_EQ(types[PERF_RECORD_MMAP2], 3u);
+    EXPECT_TRUE(data_map);
+    EXPECT_TRUE(named_comm);
+    ASSERT_EQ(samples.size(), 3u);
+    // IP, PID/TID, TIME, ADDR, PERIOD, DATA_SRC.
+    const std::size_t s = samples[1] + 8;
+    EXPECT_EQ(f.u64(s), 0x401000u);
+    EXPECT_EQ(f.u32(s + 8), 100u);
+    EXPECT_EQ(f.u32(s + 12), 101u);
+    EXPECT_EQ(f.u64(s + 16), 6000u);
+    EXPECT_EQ(f.u64(s + 24), 0x603760u);
+    EXPECT_EQ(f.u64(s + 32), 1000u);
+    const std::uint64_t src = f.u64(s + 40);
+    EXPECT_EQ((src >> PERF_MEM_OP_SHIFT) & 0x1f, static_cast<std::uint64_t>(PERF_MEM_OP_LOAD));
+    EXPECT_EQ((src >> PERF_MEM_LVL_SHIFT) & 0x3fff, static_cast<std::uint64_t>(PERF_MEM_LVL_L1 | PERF_MEM_LVL_MISS));
+    EXPECT_TRUE(f.u16(samples[1] + 4) & PERF_RECORD_MISC_EXACT_IP);
+    EXPECT_FALSE(f.u16(samples[2] + 4) & PERF_RECORD_MISC_EXACT_IP);  // the IEBS one
+}
+
+TEST(PerfData, ImpreciseSamplesCarryNoAddress) {
+    SampledEvent e;
+    e.precise = false;
+    EXPECT_EQ(perf_sample_type(e) & (PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC), 0u);
+    e.precise = true;
+    EXPECT_EQ(perf_sample_type(e) & (PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC),
+              static_cast<std::uint64_t>(PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC));
+}
+
+TEST(Callgrind, ExactAndSampledSideBySide) {
+    Profile p = sample_profile();
+    p.processes[0].exact[0xffffffff81000010ull] = 3;  // the synthetic kernel path
+    const std::string text = callgrind_text(p);
+    EXPECT_EQ(text.rfind("# callgrind format\n", 0), 0u);
+    EXPECT_NE(text.find("\npositions: instr line\n"), std::string::npos);
+    EXPECT_NE(text.find("\nevents: Exact Sampled\n"), std::string::npos);
+    // 305 + 3 exact; three samples of period 1000.
+    EXPECT_NE(text.find("\nsummary: 308 3000\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nfl=/src/app.c\nfn=kernel_loop\n0x401000 42 305 2000\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("fn=???\n0x401010 0 0 1000\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("ob=[synthetic kernel path of netburst-run]"), std::string::npos);
+    EXPECT_NE(text.find("cmd: app 7\n"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,199 @@
+// netburst-run record's event planning: the precise modifier, the counter and register values armed for IEBS and
+// for PEBS (IQ_COUNTER4, ENABLE_PEBS, the DS area), the exact-count twin, and the errors.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "emulator/run/sample_plan.h"
+#include "table/msr_map.h"
+#include "table/registers.h"
+
+using namespace netburst;
+using namespace netburst::emu;
+using namespace netburst::emu::run;
+
+namespace {
+
+SampleOptions options(std::uint64_t period) {
+    SampleOptions o;
+    o.period = period;
+    return o;
+}
+
+// The value PMU `pmu`'s program writes to `msr` (the last write), or false.
+bool written(const vg::EventProgram& p, unsigned pmu, std::uint32_t msr, std::uint64_t* value, unsigned* index = nullptr) {
+    bool found = false;
+    for (unsigned i = 0; i < p.num_writes[0]; ++i)
+        if (p.writes[0][i].pmu == pmu && p.writes[0][i].msr == msr) {
+            *value = p.writes[0][i].value;
+            if (index) *index = i;
+            found = true;
+        }
+    return found;
+}
+
+TEST(SplitPrecise, LibpfmAndPerfSpellings) {
+    auto a = split_precise("1stL_cache_load_miss_retired:precise=2");
+    ASSERT_TRUE(a.ok());
+    EXPECT_EQ(a->event, "1stL_cache_load_miss_retired");
+    EXPECT_EQ(a->level, 2u);
+    auto b = split_precise("memory_loads:u:pp");
+    ASSERT_TRUE(b.ok());
+    EXPECT_EQ(b->event, "memory_loads:u");
+    EXPECT_EQ(b->level, 2u);
+    auto c = split_precise("netburst::replay_event:L1_LD_MISS:NBOGUS:p");
+    ASSERT_TRUE(c.ok());
+    EXPECT_EQ(c->event, "netburst::replay_event:L1_LD_MISS:NBOGUS");
+    EXPECT_EQ(c->level, 1u);
+    auto d = split_precise("instr_retired:NBOGUSNTAG");
+    ASSERT_TRUE(d.ok());
+    EXPECT_EQ(d->event, "instr_retired:NBOGUSNTAG");
+    EXPECT_EQ(d->level, 0u);
+    auto e = split_precise("1stL_cache_load_miss_retired:precise=0");
+    ASSERT_TRUE(e.ok());
+    EXPECT_EQ(e->level, 0u);
+    EXPECT_FALSE(split_precise("1stL_cache_load_miss_retired:precise=4").ok());
+    EXPECT_FALSE(split_precise("1stL_cache_load_miss_retired:precise=").ok());
+}
+
+TEST(SamplePlan, IebsArmsTheOverflowInterrupt) {
+    const std::uint64_t period = 12345;
+    auto plan = plan_sampling("1stL_cache_load_miss_retired", options(period));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    const vg::EventProgram& p = plan->program;
+    EXPECT_TRUE(p.sample.enabled);
+    EXPECT_FALSE(p.sample.pebs);
+    EXPECT_EQ(p.sample.period, period);
+    EXPECT_EQ(p.sample.counter, plan->counter);
+    std::uint64_t value = 0, cccr = 0;
+    ASSERT_TRUE(written(p, 0, kCounters[plan->counter].counter_msr, &value));
+    EXPECT_EQ(value, (std::uint64_t{1} << 40) - period);  // the PERIOD-th event wraps the 40-bit counter
+    ASSERT_TRUE(written(p, 0, kCounters[plan->counter].cccr_msr, &cccr));
+    const CccrFields f = decode_cccr(cccr);
+    EXPECT_TRUE(f.enable);
+    EXPECT_TRUE(f.ovf_pmi_t0);
+    EXPECT_FALSE(f.ovf_pmi_t1);
+    EXPECT_FALSE(written(p, 0, kMsrDsArea, &value));  // no PEBS
+    // The exact twin: PMU 1, the event of the results file, plain (no interrupt).
+    EXPECT_EQ(p.num_pmus, 2u);
+    EXPECT_EQ(p.sample.exact_pmu, 1u);
+    ASSERT_EQ(p.num_events, 1u);
+    EXPECT_EQ(p.events[0].pmu, 1u);
+    EXPECT_EQ(p.events[0].counter, p.sample.exact_counter);
+    ASSERT_TRUE(written(p, 1, kCounters[p.sample.exact_counter].cccr_msr, &cccr));
+    EXPECT_FALSE(decode_cccr(cccr).ovf_pmi_t0);
+    // User mode unless the event says otherwise; perf's raw config packs the ESCR above the CCCR.
+    EXPECT_TRUE(plan->event.user_only);
+    const EscrFields escr = decode_escr(plan->event.raw_config >> 32);
+    EXPECT_TRUE(escr.t0_usr);
+    EXPECT_FALSE(escr.t0_os);
+    EXPECT_TRUE(decode_cccr(plan->event.raw_config & 0xFFFFFFFFu).ovf_pmi_t0);
+    EXPECT_FALSE(plan->event.precise);
+    EXPECT_TRUE(plan->event.data_source.load);
+}
+
+TEST(SamplePlan, ExplicitPrivilegeIsKept) {
+    auto plan = plan_sampling("1stL_cache_load_miss_retired:u:k", options(1000));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_FALSE(plan->event.user_only);
+    const EscrFields escr = decode_escr(plan->event.raw_config >> 32);
+    EXPECT_TRUE(escr.t0_usr && escr.t0_os);
+}
+
+TEST(SamplePlan, PebsGoesOnIqCounter4WithTheDsArea) {
+    const std::uint64_t period = 1000;
+    auto plan = plan_sampling("1stL_cache_load_miss_retired:precise=2", options(period));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    const vg::EventProgram& p = plan->program;
+    EXPECT_TRUE(p.sample.pebs);
+    EXPECT_EQ(plan->counter, 16u);
+    std::uint64_t value = 0, pebs_enable = 0, cccr = 0;
+    unsigned ds_at = 0, cccr_at = 0;
+    ASSERT_TRUE(written(p, 0, kMsrDsArea, &value, &ds_at));
+    EXPECT_EQ(value, vg::kSampleDsArea);
+    ASSERT_TRUE(written(p, 0, kCounters[16].cccr_msr, &cccr, &cccr_at));
+    EXPECT_LT(ds_at, cccr_at);  // the DS area is set up before the counter starts
+    EXPECT_FALSE(decode_cccr(cccr).ovf_pmi_t0);  // PEBS interrupts only at the buffer's threshold
+    ASSERT_TRUE(written(p, 0, kMsrPebsEnable, &pebs_enable));
+    EXPECT_TRUE(pebs_enable & (1u << kPebsEnableMyThreadBit));
+    EXPECT_TRUE(pebs_enable & (1u << kPebsEnableUopTagBit));
+    EXPECT_TRUE(pebs_enable & 1u);  // the metric's replay select: L1 load miss
+    ASSERT_TRUE(written(p, 0, kCounters[16].counter_msr, &value));
+    EXPECT_EQ(value, (std::uint64_t{1} << 40) - (period - 1));  // overflow one event before the sampled one
+    EXPECT_TRUE(plan->event.precise);
+    EXPECT_EQ(plan->event.precise_level, 2u);
+    // The exact twin counts without PEBS.
+    ASSERT_TRUE(written(p, 1, kMsrPebsEnable, &pebs_enable));
+    EXPECT_FALSE(pebs_enable & (1u << kPebsEnableMyThreadBit));
+}
+
+TEST(SamplePlan, EveryAtRetirementMetricCanDrivePebs) {
+    const std::vector<std::string> names = pebs_capable_names();
+    EXPECT_EQ(names.size(), static_cast<std::size_t>(kNumMetrics));
+    for (const std::string& name : names) {
+        auto plan = plan_sampling(name + ":precise=1", options(100));
+        ASSERT_TRUE(plan.ok()) << name << ": " << plan.error().message;
+        EXPECT_EQ(plan->counter, 16u) << name;
+        std::uint64_t pebs_enable = 0;
+        ASSERT_TRUE(written(plan->program, 0, kMsrPebsEnable, &pebs_enable)) << name;
+        EXPECT_TRUE(pebs_enable & (1u << kPebsEnableMyThreadBit)) << name;
+    }
+}
+
+TEST(SamplePlan, AnEventThatCannotDrivePebsNamesThoseThatCan) {
+    auto plan = plan_sampling("mispred_branch_retired:NBOGUS:precise=1", options(1000));
+    ASSERT_FALSE(plan.ok());
+    EXPECT_NE(plan.error().message.find("cannot drive PEBS"), std::string::npos) << plan.error().message;
+    EXPECT_NE(plan.error().message.find("1stL_cache_load_miss_retired"), std::string::npos);
+    EXPECT_NE(plan.error().message.find("Tagged_mispred_branch"), std::string::npos);
+    // The same event samples by its overflow interrupt.
+    EXPECT_TRUE(plan_sampling("mispred_branch_retired:NBOGUS", options(1000)).ok());
+}
+
+TEST(SamplePlan, UnknownNamesGetSuggestions) {
+    auto plan = plan_sampling("1stL_cache_load_mis_retired:precise=1", options(1000));
+    ASSERT_FALSE(plan.ok());
+    EXPECT_NE(plan.error().message.find("1stL_cache_load_miss_retired"), std::string::npos) << plan.error().message;
+    auto preset = plan_sampling("PAPI_L1_DCN", options(1000));
+    ASSERT_FALSE(preset.ok());
+    EXPECT_NE(preset.error().message.find("PAPI_L1_DCM"), std::string::npos) << preset.error().message;
+}
+
+TEST(SamplePlan, DerivedPresetsAndBadPeriodsAreRefused) {
+    std::string derived;
+    for (const PresetDef& p : presets_for(false, FpVariant::Sse))
+        if (p.terms.size() > 1) derived = p.name;
+    ASSERT_FALSE(derived.empty());
+    auto plan = plan_sampling(derived, options(1000));
+    ASSERT_FALSE(plan.ok());
+    EXPECT_NE(plan.error().message.find("sample one of them"), std::string::npos) << plan.error().message;
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired", options(0)).ok());
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:p", options(1)).ok());
+    EXPECT_TRUE(plan_sampling("1stL_cache_load_miss_retired:p", options(2)).ok());
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired", options(vg::kMaxSamplePeriod + 1)).ok());
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:thr=1:precise=1", options(100)).ok());
+}
+
+TEST(SamplePlan, TheProgramRoundTripsThroughItsFile) {
+    auto plan = plan_sampling("memory_loads:precise=1", options(777));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    char text[1 << 14];
+    const std::size_t n = vg::format_event_program(plan->program, text, sizeof text);
+    ASSERT_GT(n, 0u);
+    vg::EventProgram back;
+    unsigned line = 0;
+    ASSERT_EQ(vg::parse_event_program(text, n, &back, &line), nullptr) << text;
+    EXPECT_TRUE(back.sample.enabled);
+    EXPECT_TRUE(back.sample.pebs);
+    EXPECT_EQ(back.sample.counter, 16u);
+    EXPECT_EQ(back.sample.period, 777u);
+    EXPECT_EQ(back.sample.exact_pmu, 1u);
+    EXPECT_EQ(back.sample.exact_counter, plan->program.sample.exact_counter);
+    EXPECT_EQ(back.num_writes[0], plan->program.num_writes[0]);
+    const char bad[] = "netburst-program 1\nsample pebs 16 1 1 12\n";  // PEBS needs a period of 2 or more
+    EXPECT_NE(vg::parse_event_program(bad, sizeof bad - 1, &back, &line), nullptr);
+    const char kind[] = "netburst-program 1\nsample precise 16 100 1 12\n";
+    EXPECT_NE(vg::parse_event_program(kind, sizeof kind - 1, &back, &line), nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,207 @@
+// The tool's sampler on a real Emulator (no Valgrind): netburst-run record's event program applied to the PMU and
+// its exact-count twin, a synthetic loop whose one load misses the L1 every time (eight addresses 8 KB apart, the
+// l1_miss pattern), and the samples file read back. PEBS must name the load, with its data address, every time;
+// IEBS must land after it (skid); both must take one sample per period, and the exact counts must sit on the load.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "emulator/emulator.h"
+#include "emulator/run/sample_input.h"
+#include "emulator/run/sample_plan.h"
+#include "emulator/valgrind/sampler.h"
+
+using namespace netburst;
+using namespace netburst::emu;
+using namespace netburst::emu::run;
+
+namespace {
+
+std::string g_written;
+void write_to_string(const void* bytes, std::size_t size) { g_written.append(static_cast<const char*>(bytes), size); }
+void* test_alloc(std::size_t n) { return std::malloc(n); }
+void test_free(void* p) { std::free(p); }
+
+constexpr std::uint64_t kLoadPc = 0x401000;
+constexpr std::uint64_t kRing = 0x10000760;  // eight addresses 8 KB apart: one L1 set, which holds four
+constexpr unsigned kRingSize = 8;
+constexpr unsigned kFiller = 24;  // independent ALU instructions on each side of the load
+
+Instruction alu(std::uint64_t pc) {
+    Instruction i;
+    i.pc = pc;
+    i.length = 3;
+    i.cls = InsnClass::IntAlu;
+    return i;
+}
+
+struct Recorded {
+    Profile profile;
+    std::uint64_t loads = 0;
+    std::uint64_t samples = 0;
+};
+
+// Runs `iterations` of: kFiller ALU ops, the missing load, kFiller ALU ops, the loop branch.
+Recorded run(const std::string& event, std::uint64_t period, unsigned iterations) {
+    Recorded r;
+    SampleOptions so;
+    so.period = period;
+    auto plan = plan_sampling(event, so);
+    EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.error().message);
+    if (!plan.ok()) return r;
+
+    std::unique_ptr<Emulator> emu(new Emulator);
+    emu->reset(EmulatorConfig{});
+    std::unique_ptr<Pmu> exact(new Pmu(emu->pmu()));
+    std::unique_ptr<vg::Sampler> sampler(new vg::Sampler);
+    g_written.clear();
+    vg::SamplerHost host;
+    host.write = write_to_string;
+    host.alloc = test_alloc;
+    host.release = test_free;
+    EXPECT_EQ(sampler->init(plan->program.sample, true, host), nullptr);
+    if (plan->program.sample.pebs) emu->pmu().set_guest_memory(sampler->ds_memory());
+    for (unsigned i = 0; i < plan->program.num_writes[0]; ++i) {
+        const vg::ProgramWrite& w = plan->program.writes[0][i];
+        if (w.pmu == 0) EXPECT_EQ(emu->write_msr(0, w.msr, w.value), MsrResult::Ok) << std::hex << w.msr;
+        else EXPECT_EQ(exact->write_msr(0, w.msr, w.value, emu->now()), MsrResult::Ok) << std::hex << w.msr;
+    }
+    Pmu* observers[] = {exact.get()};
+    emu->attach_observers(observers, 1);
+    EXPECT_TRUE(emu->timing());  // a sampling counter raises interrupts at cycles: the timing tier runs
+    sampler->begin_process(4242, "/bin/l1_miss");
+    sampler->switch_to(exact.get(), 4243);
+
+    const auto execute = [&](const Instruction& insn) {
+        emu->execute(insn);
+        sampler->after(*emu, 0, insn.pc);
+    };
+    for (unsigned it = 0; it < iterations; ++it) {
+        std::uint64_t pc = kLoadPc - 3 * kFiller;
+        for (unsigned k = 0; k < kFiller; ++k, pc += 3) execute(alu(pc));
+        Instruction load = alu(kLoadPc);
+        load.num_mem = 1;
+        load.mem[0].address = kRing + (it % kRingSize) * 8192;
+        load.mem[0].size = 8;
+        execute(load);
+        ++r.loads;
+        pc = kLoadPc + 3;
+        for (unsigned k = 0; k < kFiller; ++k, pc += 3) execute(alu(pc));
+        Instruction branch = alu(pc);
+        branch.cls = InsnClass::CondBranch;
+        branch.taken = true;
+        branch.target = kLoadPc - 3 * kFiller;
+        execute(branch);
+    }
+    emu->finish();
+    sampler->drain(*emu, 0);
+    sampler->finish(emu->now());
+    {
+        vg::TextWriter w = sampler->writer().line();
+        w.str("end\n");
+        sampler->writer().commit(w);
+    }
+    sampler->writer().flush();
+    r.samples = sampler->samples();
+    auto parsed = parse_samples_text(g_written, &r.profile);
+    EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message) << "\n" << g_written.substr(0, 500);
+    return r;
+}
+
+std::uint64_t exact_total(const Profile& p) {
+    std::uint64_t n = 0;
+    for (const Process& proc : p.processes)
+        for (const auto& [ip, count] : proc.exact) n += count;
+    return n;
+}
+
+TEST(Sampler, PebsNamesTheMissingLoadAndItsAddressEveryTime) {
+    const std::uint64_t period = 101;  // prime to the ring's 8: the samples walk round all eight addresses
+    const Recorded r = run("1stL_cache_load_miss_retired:precise=1", period, 8 * 101 * 3);
+    ASSERT_EQ(r.profile.processes.size(), 1u);
+    const Process& p = r.profile.processes[0];
+    // Every load misses (eight lines in a four-way set), and only the load.
+    ASSERT_EQ(p.exact.size(), 1u);
+    EXPECT_EQ(p.exact.begin()->first, kLoadPc);
+    EXPECT_GE(p.exact.begin()->second, r.loads - 8);  // the first walk round the ring may find lines it brought in
+    EXPECT_LE(p.exact.begin()->second, r.loads);
+    // One sample per PERIOD events: the sampled event is the PERIOD-th, the counter reloads from the DS area.
+    EXPECT_EQ(r.profile.samples.size(), exact_total(r.profile) / period);
+    std::map<std::uint64_t, unsigned> per_address;
+    for (const Sample& s : r.profile.samples) {
+        EXPECT_TRUE(s.precise);
+        EXPECT_EQ(s.ip, kLoadPc);
+        EXPECT_EQ(s.tid, 4243u);
+        ASSERT_TRUE(s.has_addr);
+        ++per_address[s.addr];
+    }
+    ASSERT_EQ(per_address.size(), kRingSize);
+    for (unsigned k = 0; k < kRingSize; ++k) {
+        const std::uint64_t a = kRing + k * 8192;
+        ASSERT_TRUE(per_address.count(a)) << std::hex << a;
+        EXPECT_NEAR(per_address[a], r.profile.samples.size() / 8.0, 1.0) << std::hex << a;
+    }
+}
+
+TEST(Sampler, PebsOnAPeriodThatIsAMultipleOfTheRingSeesOneAddress) {
+    // Deterministic emulation, strictly periodic sampling: the aliasing a real run's other misses would blur.
+    const Recorded r = run("1stL_cache_load_miss_retired:precise=1", 8 * 13, 8 * 13 * 10);
+    std::set<std::uint64_t> addresses;
+    for (const Sample& s : r.profile.samples) addresses.insert(s.addr);
+    EXPECT_GE(r.profile.samples.size(), 9u);
+    EXPECT_EQ(addresses.size(), 1u);
+}
+
+TEST(Sampler, IebsLandsAfterTheLoadAndKeepsThePeriod) {
+    const std::uint64_t period = 50;
+    const Recorded r = run("1stL_cache_load_miss_retired", period, 2000);
+    const std::uint64_t total = exact_total(r.profile);
+    ASSERT_GT(total, 1900u);
+    // The handler reloads the counter counting the events that arrived while the interrupt was on its way, so
+    // samples come every PERIOD events however long the skid.
+    EXPECT_GE(r.profile.samples.size(), total / period - 1);
+    EXPECT_LE(r.profile.samples.size(), total / period);
+    unsigned after = 0;
+    for (const Sample& s : r.profile.samples) {
+        EXPECT_FALSE(s.precise);
+        EXPECT_FALSE(s.has_addr);
+        EXPECT_NE(s.ip, kLoadPc) << "an interrupt taken pmi_skid_cycles after the event returns past the load";
+        if (s.ip > kLoadPc && s.ip <= kLoadPc + 3 * (kFiller + 1)) ++after;
+    }
+    // The skid puts the samples in the instructions that follow the load (the ALU ops retire right after it).
+    EXPECT_GE(after, r.profile.samples.size() * 9 / 10);
+}
+
+TEST(Sampler, ExactCountsMatchACountingRun) {
+    const Recorded pebs = run("1stL_cache_load_miss_retired:precise=1", 97, 500);
+    const Recorded iebs = run("1stL_cache_load_miss_retired", 97, 500);
+    // The exact twin counts the same event on its own PMU: the sampling method does not change it.
+    EXPECT_EQ(exact_total(pebs.profile), exact_total(iebs.profile));
+}
+
+TEST(Sampler, RejectsASpecItCannotSample) {
+    vg::Sampler* s = new vg::Sampler;
+    vg::SamplerHost host;
+    host.write = write_to_string;
+    host.alloc = test_alloc;
+    host.release = test_free;
+    vg::SampleSpec spec;
+    EXPECT_NE(s->init(spec, true, host), nullptr);  // not enabled
+    spec.enabled = true;
+    spec.pebs = true;
+    spec.counter = 12;
+    spec.period = 100;
+    EXPECT_NE(s->init(spec, true, host), nullptr);  // PEBS only on IQ_COUNTER4
+    spec.counter = 16;
+    spec.period = 1;
+    EXPECT_NE(s->init(spec, true, host), nullptr);  // a PEBS sample needs an overflow first
+    spec.period = 2;
+    EXPECT_EQ(s->init(spec, true, host), nullptr);
+    delete s;
+}
+
+}  // namespace
