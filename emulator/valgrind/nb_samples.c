@@ -45,6 +45,11 @@ int nb_host_describe_ip(uint64_t ip, struct nb_source_place* out) {
 
 uint64_t nb_host_gettid(void) { return (uint64_t)VG_(gettid)(); }
 
+/* Valgrind's core has tkill but its tool headers do not declare it; the tool links the core statically. */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+void nb_host_signal_thread(uint64_t lwp, int signo) { VG_(tkill)((Int)lwp, signo); }
+
 void nb_samples_open(const HChar* dir, Int pid, UInt k) {
     if (!nb_rt_sampling() || !dir) return;
     HChar path[4096];
