@@ -324,6 +324,8 @@ static void dispatch_interrupts(_papi_hwi_context_t *context, ThreadInfo_t *thre
 	vptr_t pc;
 
 	while (nb_event_set_take_overflow(set, &address, &events) == NB_STATUS_OK) {
+		if (events == 0)
+			continue;
 		/* 0: the thread stopped running before the interrupt's instruction retired; the nearest known point. */
 		pc = address != 0 ? (vptr_t)(uintptr_t)address : GET_OVERFLOW_ADDRESS((*context));
 		_papi_hwi_dispatch_overflow_signal(context, pc, NULL, (long long)events, 0, &thread,

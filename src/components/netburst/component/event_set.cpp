@@ -138,6 +138,12 @@ private:
     std::uint8_t was_;
 };
 
+// An interrupting counter starts in the upper half of its range (at most 2^31 events short of the wrap), so a
+// value in the lower half has wrapped since it was started.
+bool wrapped_since_start(std::uint64_t raw) {
+    return (raw & kCounterValueMask) < (std::uint64_t{1} << (kCounterWidthBits - 1));
+}
+
 // The handler's work for an overflow of the counters in `mask`: their counts brought up to date, then each counter
 // started again so that it wraps `threshold` events after the previous wrap, counting the events that came while
 // the interrupt was on its way (what is left of the period, or a whole one when more than a period went by), and
@@ -152,8 +158,7 @@ IoStatus reload(Backend& backend, nb_event_set* set, CounterMask mask) {
         fold(set, c, cccr[c], raw[c]);
         const std::int64_t period = static_cast<std::int64_t>(set->threshold[c]);
         const std::uint64_t value = raw[c] & kCounterValueMask;
-        // A value in the upper half has not wrapped yet (an interrupt from before the last reload).
-        const std::int64_t overrun = value < (std::uint64_t{1} << 39) ? static_cast<std::int64_t>(value) : 0;
+        const std::int64_t overrun = wrapped_since_start(value) ? static_cast<std::int64_t>(value) : 0;
         std::int64_t rest = period - overrun;
         if (rest <= -period) rest = period;
         else if (rest <= 0) rest += period;
@@ -477,9 +482,23 @@ int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* 
     std::uint64_t eip = 0;
     CounterMask overflowed = 0;
     if (backend.take_interrupt(&eip, &overflowed) != IoStatus::Ok) return NB_STATUS_NO_EVENT;
-    // The interrupt names every counter whose OVF flag is set; the set's interrupting ones are what overflowed.
+    *address = eip;
+    *event_mask = 0;
     overflowed &= set->overflow_counters;
-    if (!set->running || overflowed == 0) return NB_STATUS_NO_EVENT;
+    if (!set->running || overflowed == 0) return NB_STATUS_OK;
+    // The interrupt names every counter whose OVF flag was set when it was raised, and the flag stays set until a
+    // handler reloads the counter. The signal comes late, so a counter that overflowed once can be named by the
+    // interrupts of others raised meanwhile, after an earlier one reloaded it: only a counter that has wrapped since
+    // its reload (its value below half the range: it started in the upper half) overflowed, as an x86 PMI
+    // handler tells by the counter's top bit.
+    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+    const IoStatus read = backend.read_counters(overflowed, cccr, raw);
+    if (read != IoStatus::Ok) return io_status(read);
+    for (CounterMask left = overflowed; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        if (!wrapped_since_start(raw[c])) overflowed &= ~counter_bit(c);
+    }
+    if (overflowed == 0) return NB_STATUS_OK;
     std::uint64_t events = 0;
     for (unsigned i = 0; i < set->num_events; ++i)
         if (overflowed & counter_bit(static_cast<unsigned>(set->counter_of[i]))) events |= std::uint64_t{1} << i;
@@ -492,7 +511,6 @@ int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* 
         const IoStatus s = reload(backend, set, overflowed);
         if (s != IoStatus::Ok) return io_status(s);
     }
-    *address = eip;
     *event_mask = events;
     return NB_STATUS_OK;
 }

@@ -153,8 +153,9 @@ void nb_event_set_cleanup(struct nb_event_set* set);
  * events (0: no longer); only on a stopped set, with a backend that can interrupt (nb_component_info). The
  * interrupt arrives as the signal nb_component_info.interrupt_signal while the set runs; take_overflow, from its
  * handler, takes the oldest one: NB_STATUS_OK with the instruction it returns to (*address; 0 when the backend
- * does not know it) and the set's events whose counters overflowed (*event_mask, bit i for event i), having
- * reloaded those counters; NB_STATUS_NO_EVENT when none is queued for this set. */
+ * does not know it) and the set's events whose counters overflowed (*event_mask, bit i for event i; 0 when the
+ * interrupt was not this set's, or its counters were already reloaded), having reloaded those counters;
+ * NB_STATUS_NO_EVENT when none is queued. */
 int nb_event_set_set_overflow(struct nb_event_set* set, unsigned event, long long threshold);
 int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint64_t* event_mask);
 
