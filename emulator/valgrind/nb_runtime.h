@@ -198,6 +198,8 @@ int nb_host_describe_ip(uint64_t ip, struct nb_source_place* out);
 uint64_t nb_host_gettid(void);
 /* Sends signal signo to the guest thread whose Linux thread id is lwp (Valgrind delivers it when it next polls). */
 void nb_host_signal_thread(uint64_t lwp, int signo);
+/* Short batches of records (on) while some thread takes overflow interrupts as signals, or the full buffer. */
+void nb_host_short_batches(int on);
 
 #ifdef __cplusplus
 }

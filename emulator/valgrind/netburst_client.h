@@ -33,7 +33,8 @@ enum nb_client_request {
 #define NB_NOT_EMULATED 3    /* not running under netburst-run */
 #define NB_NO_PMI 4          /* NB_REQ_TAKE_PMI: no interrupt is queued for the calling thread */
 
-#define NB_CLIENT_PROTOCOL_VERSION 2
+/* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). */
+#define NB_CLIENT_PROTOCOL_VERSION 3
 
 struct nb_emulator_info {
     uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */

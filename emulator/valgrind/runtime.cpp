@@ -243,6 +243,10 @@ void ToolRuntime::deliver_pmis() {
 void ToolRuntime::set_pmi_signal(int signo) {
     if (current_ == 0) return;
     ThreadContext& t = threads_[current_];
+    if ((t.pmi_signal != 0) != (signo != 0)) {
+        pmi_threads_ += signo != 0 ? 1 : -1;
+        nb_host_short_batches(pmi_threads_ > 0);
+    }
     t.pmi_signal = signo;
     t.lwp = nb_host_gettid();
     t.pmi_first = t.pmi_count = 0;
@@ -670,6 +674,7 @@ void ToolRuntime::thread_exited(unsigned tid) {
         release_pmu(t);
     }
     t.live = false;
+    if (t.pmi_signal != 0 && --pmi_threads_ == 0) nb_host_short_batches(0);
     t.pmi_signal = 0;
     t.pmi_count = 0;
     current_ = 0;
@@ -685,6 +690,8 @@ void ToolRuntime::fork_child(unsigned tid) {
     for (unsigned i = 0; i < config_.max_threads; ++i) {
         release_pmu(threads_[i]);
         threads_[i].live = false;
+        threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
+        threads_[i].pmi_count = 0;
     }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
         exited_values_[i] = 0;
@@ -692,6 +699,8 @@ void ToolRuntime::fork_child(unsigned tid) {
     }
     exited_instructions_ = 0;
     threads_ran_ = 0;
+    pmi_threads_ = 0;
+    nb_host_short_batches(0);
     missing_ = MissingInstructions{};
     syscalls_ = 0;
     timer_interrupts_ = 0;

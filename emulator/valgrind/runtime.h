@@ -198,6 +198,7 @@ private:
     std::uint64_t syscalls_ = 0;
     std::uint64_t timer_interrupts_ = 0;
     std::uint64_t thread_switches_ = 0;
+    int pmi_threads_ = 0;  // threads that take their PMU's interrupts as signals
     bool finished_ = false;
 
     // --record: the instruction stream in the binary trace encoding.

@@ -226,7 +226,7 @@ std::map<long, long> recorded_samples(const std::string& program, unsigned skid,
     }
     const long loop = std::stol(nm.output.substr(at - 16, 16), nullptr, 16);
     const std::string callgrind = dir + "/pmi.callgrind";
-    const Outcome r = run("cd " + dir + " && " + env("NETBURST_RUN") + " record -e PAPI_VEC_DP -c 100003 --pmi-skid " +
+    const Outcome r = run("cd " + dir + " && " + env("NETBURST_RUN") + " record -e PAPI_VEC_DP -c 10007 --pmi-skid " +
                           std::to_string(skid) + " -o " + dir + "/pmi.data --callgrind " + callgrind + " -- " +
                           program + " --loop-only 2000000");
     if (r.status != 0) {
@@ -239,7 +239,7 @@ std::map<long, long> recorded_samples(const std::string& program, unsigned skid,
         unsigned long address = 0, source_line = 0, exact = 0, sampled = 0;
         if (std::sscanf(line.c_str(), "0x%lx %lu %lu %lu", &address, &source_line, &exact, &sampled) == 4 &&
             sampled > 0 && static_cast<long>(address) >= loop && static_cast<long>(address) < loop + 128)
-            out[static_cast<long>(address) - loop] = static_cast<long>(sampled / 100003);
+            out[static_cast<long>(address) - loop] = static_cast<long>(sampled / 10007);
     }
     return out;
 }
