@@ -333,8 +333,9 @@ static void dispatch_interrupts(_papi_hwi_context_t *context, ThreadInfo_t *thre
 	}
 }
 
-/* The tick of PAPI's software overflow and profiling. With hardware_intr = 0, PAPI_start installs the component's
- * dispatch_timer as the handler of PAPI's interval timer signal (SIGPROF unless PAPI_DEF_ITIMER says otherwise);
+/* The tick of PAPI's software overflow and profiling, and the overflow interrupt's signal (hardware_intr_sig, with
+ * hardware_intr = 1). For software overflow (hardware_intr = 0, or PAPI_OVERFLOW_FORCE_SW), PAPI_start installs the
+ * component's dispatch_timer as the handler of PAPI's interval timer signal (SIGPROF unless PAPI_DEF_ITIMER says otherwise);
  * a component without one gets PAPI's empty default, and then no overflow handler and no profile buffer ever sees
  * a sample although every count is right. Each tick gives PAPI the interrupted program counter (under netburst-run
  * Valgrind's frame carries the guest's), and PAPI reads the counters through read(), compares them with each
@@ -431,7 +432,7 @@ papi_vector_t _netburst_vector = {
 		.available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL,
 		.default_granularity = PAPI_GRN_THR,
 		.available_granularities = PAPI_GRN_THR,
-		.hardware_intr_sig = PAPI_INT_SIGNAL,
+		.hardware_intr_sig = PAPI_INT_SIGNAL, /* init_component sets both where the backend interrupts */
 		.hardware_intr = 0,
 		.cntr_umasks = 1,
 		.pmu_names = {"netburst"},

@@ -12,7 +12,6 @@
 #include <ucontext.h>
 
 void nb_alu_loop(long n);
-void nb_load_loop(long n, void *p);
 void nb_sse_packed_loop(long n);
 void nb_packed_block_loop(long n);
 void nb_packed_block_loop_end(void);
@@ -126,7 +125,8 @@ static void exact_address(void)
 }
 
 /* Two events interrupting: every call's vector names exactly the events whose counters overflowed, so each event
- * gets one call per period. */
+ * gets one call per period, and none for the other's overflows (each interrupt names every counter whose OVF flag
+ * is set, the other's too while its handler has not run). */
 static void exact_vector(void)
 {
 	const char *events[] = {"PAPI_TOT_INS", "PAPI_BR_INS"};
@@ -164,8 +164,9 @@ static void exact_vector(void)
 	PAPI_destroy_eventset(&set);
 }
 
-/* PAPI_profil through the hardware path: one bucket per two bytes of the loop; a period of whole iterations puts
- * every sample of the loop in one bucket, and the loop's buckets hold one sample per period. */
+/* PAPI_profil through the hardware path, on PAPI_VEC_DP in nb_sse_packed_loop (a one-block loop: addpd, dec,
+ * jnz): one bucket per two bytes; every overflow is an addpd of a like iteration, so all samples fall in one
+ * bucket, one per period. */
 static void profile(void)
 {
 	const char *events[] = {"PAPI_VEC_DP"};
