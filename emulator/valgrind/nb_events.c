@@ -62,6 +62,24 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     case NB_REQ_COUNTER_STATUS:
         *ret = (UWord)nb_rt_counter_status((uint32_t)args[1]);
         break;
+    case NB_REQ_PMI_SIGNAL:
+        if ((Word)args[1] < 0 || args[1] > VKI_SIGRTMAX) {
+            *ret = NB_GP_FAULT;
+            break;
+        }
+        nb_rt_set_pmi_signal((int)args[1]);
+        *ret = NB_OK;
+        break;
+    case NB_REQ_TAKE_PMI: {
+        if (!guest_writable(args[1], sizeof(struct nb_pmi))) {
+            *ret = NB_GP_FAULT;
+            break;
+        }
+        struct nb_pmi pmi;
+        *ret = (UWord)nb_rt_take_pmi(&pmi);
+        if (*ret == NB_OK) VG_(memcpy)((void*)args[1], &pmi, sizeof pmi);
+        break;
+    }
     default:
         return False;
     }

@@ -31,9 +31,17 @@
 
 #define NB_BUF_WORDS (1u << 14)
 
+/* While a guest thread takes overflow interrupts as signals (nb_host_short_batches), the emulator runs the records
+ * in batches of at most NB_PMI_BATCH_WORDS: an interrupt is signalled when the batch it was taken in is consumed,
+ * so the batch bounds how far the guest has run past the interrupt's instruction by then. */
+#define NB_PMI_BATCH_WORDS 256u
+
 static uint64_t nb_buf[NB_BUF_WORDS];
 static uint64_t* nb_buf_ptr = nb_buf;
 static uint64_t* nb_buf_done = nb_buf;  /* the records before it went through the emulator already */
+static uint64_t* nb_buf_limit = nb_buf + NB_BUF_WORDS;  /* a block's records must end at or before it */
+
+void nb_host_short_batches(int on) { nb_buf_limit = nb_buf + (on ? NB_PMI_BATCH_WORDS : NB_BUF_WORDS); }
 
 void nb_flush(void) {
     if (nb_buf_ptr != nb_buf) {
@@ -543,13 +551,16 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
 
     IRTemp base = IRTemp_INVALID;
     if (recorded > 0) {
-        /* If this block's records might not fit, hand the buffer to the emulator first. */
+        /* If this block's records might not fit before the limit, hand the buffer to the emulator first. */
         IRTemp old = newIRTemp(out->tyenv, Ity_I64);
         addStmtToIRSB(out, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_ptr))));
+        IRTemp limit = newIRTemp(out->tyenv, Ity_I64);
+        addStmtToIRSB(out, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_limit))));
+        IRTemp last = newIRTemp(out->tyenv, Ity_I64);
+        addStmtToIRSB(out, IRStmt_WrTmp(last, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(limit),
+                                                           mk_u64((ULong)words * sizeof(uint64_t)))));
         IRTemp full = newIRTemp(out->tyenv, Ity_I1);
-        addStmtToIRSB(out, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U,
-                                                           mk_u64((ULong)(HWord)&nb_buf[NB_BUF_WORDS - words]),
-                                                           IRExpr_RdTmp(old))));
+        addStmtToIRSB(out, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(last), IRExpr_RdTmp(old))));
         IRDirty* di = unsafeIRDirty_0_N(0, "nb_flush_from_code", VG_(fnptr_to_fnentry)(&nb_flush_from_code),
                                         mkIRExprVec_0());
         di->guard = IRExpr_RdTmp(full);

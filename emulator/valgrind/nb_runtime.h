@@ -104,6 +104,9 @@ int nb_rt_rdmsr(uint32_t msr, uint64_t* value);
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value);
 int nb_rt_counter_status(uint32_t counter);
 void nb_rt_query(struct nb_emulator_info* info);
+/* PMIs to the guest (netburst_client.h, NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI), for the current thread. */
+void nb_rt_set_pmi_signal(int signo);
+int nb_rt_take_pmi(struct nb_pmi* out);
 
 /* The guest's CPUID (emulator/valgrind/guest_cpuid.h) on the current thread's logical processor: regs receives
  * EAX, EBX, ECX, EDX. */
@@ -193,6 +196,10 @@ struct nb_source_place {
 int nb_host_describe_ip(uint64_t ip, struct nb_source_place* out);
 /* The Linux thread id of the thread running now. */
 uint64_t nb_host_gettid(void);
+/* Sends signal signo to the guest thread whose Linux thread id is lwp (Valgrind delivers it when it next polls). */
+void nb_host_signal_thread(uint64_t lwp, int signo);
+/* Short batches of records (on) while some thread takes overflow interrupts as signals, or the full buffer. */
+void nb_host_short_batches(int on);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,9 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
+#include "libvex_guest_amd64.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
@@ -44,6 +47,25 @@ int nb_host_describe_ip(uint64_t ip, struct nb_source_place* out) {
 }
 
 uint64_t nb_host_gettid(void) { return (uint64_t)VG_(gettid)(); }
+
+/* Valgrind's core has tkill but its tool headers do not declare it; the tool links the core statically. */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+/* Valgrind takes a signal sent to a thread that runs guest code (its signals are blocked then) when its scheduler
+ * next polls: at the end of the thread's time slice (100,000 blocks: a period shorter than that would see one
+ * interrupt per slice) or at a blocking system call. For the running thread, the slice is ended at the next block:
+ * its event counter (the guest state's host_EvC_COUNTER, which the dispatcher decrements at every block and leaves
+ * for the scheduler when it runs out) is set to zero, and the scheduler then polls. */
+void nb_host_signal_thread(uint64_t lwp, int signo) {
+    VG_(tkill)((Int)lwp, signo);
+#if defined(VGA_amd64)
+    if ((Int)lwp == VG_(gettid)()) {
+        const UInt zero = 0;
+        VG_(set_shadow_regs_area)(VG_(get_running_tid)(), 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+                                  sizeof zero, (const UChar*)&zero);
+    }
+#endif
+}
 
 void nb_samples_open(const HChar* dir, Int pid, UInt k) {
     if (!nb_rt_sampling() || !dir) return;

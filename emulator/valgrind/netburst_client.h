@@ -21,7 +21,9 @@ enum nb_client_request {
     NB_REQ_WRMSR,                                  /* arg1: msr, arg2: value */
     NB_REQ_RDMSR,                                  /* arg1: msr, arg2: uint64_t* value */
     NB_REQ_RDPMC,                                  /* arg1: ecx (counter), arg2: uint64_t* value */
-    NB_REQ_COUNTER_STATUS                          /* arg1: counter; returns NB_OK or NB_UNSUPPORTED */
+    NB_REQ_COUNTER_STATUS,                         /* arg1: counter; returns NB_OK or NB_UNSUPPORTED */
+    NB_REQ_PMI_SIGNAL,                             /* arg1: signal number for the calling thread's PMIs, 0: none */
+    NB_REQ_TAKE_PMI                                /* arg1: struct nb_pmi* to fill; NB_OK or NB_NO_PMI */
 };
 
 /* Results of the calls. */
@@ -29,8 +31,10 @@ enum nb_client_request {
 #define NB_GP_FAULT 1        /* the emulated wrmsr/rdmsr/rdpmc raised #GP: unknown MSR or reserved bit */
 #define NB_UNSUPPORTED 2     /* the counter counts something the emulator does not model */
 #define NB_NOT_EMULATED 3    /* not running under netburst-run */
+#define NB_NO_PMI 4          /* NB_REQ_TAKE_PMI: no interrupt is queued for the calling thread */
 
-#define NB_CLIENT_PROTOCOL_VERSION 2
+/* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). */
+#define NB_CLIENT_PROTOCOL_VERSION 3
 
 struct nb_emulator_info {
     uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */
@@ -49,6 +53,19 @@ struct nb_emulator_info {
     uint32_t l2_size, l2_ways, l2_sector; /* the 64-byte sector, which CPUID reports as the line */
     uint32_t l3_size, l3_ways, l3_sector;
     uint32_t itlb_entries, itlb_ways, dtlb_entries; /* 4 KB pages; the DTLB is fully associative */
+};
+
+/* A performance-monitoring interrupt of the calling thread's PMU, as the model took it (emulator/pmu/pmi.h).
+ * Once a thread has named a signal (NB_REQ_PMI_SIGNAL), each PMI its PMU raises is queued for it and the signal
+ * is sent to it. Valgrind delivers the signal when its scheduler next polls, some instructions after the modelled
+ * delivery point, so the handler takes the modelled facts with NB_REQ_TAKE_PMI (oldest first) rather than reading
+ * them from its signal context. */
+struct nb_pmi {
+    uint64_t eip;        /* the instruction the interrupt returns to, after the modelled skid; 0: unknown (the
+                            thread stopped running before the instruction retired) */
+    uint64_t cycle;      /* the emulated cycle it was taken at */
+    uint32_t overflowed; /* counters 0-17 whose OVF flag was set, as a bit mask */
+    uint32_t logical_processor;
 };
 
 /* Fills *info and returns NB_OK under the emulator; NB_NOT_EMULATED otherwise. */
@@ -71,6 +88,16 @@ static inline int nb_rdpmc(uint32_t ecx, uint64_t* value) {
 
 static inline int nb_counter_status(uint32_t counter) {
     return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_COUNTER_STATUS, counter, 0, 0, 0, 0);
+}
+
+/* Names the signal the tool sends the calling thread for each PMI of its PMU (0: none; queued PMIs are dropped). */
+static inline int nb_pmi_signal(int signo) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_PMI_SIGNAL, signo, 0, 0, 0, 0);
+}
+
+/* Takes the calling thread's oldest queued PMI: NB_OK, NB_NO_PMI, or NB_NOT_EMULATED. */
+static inline int nb_take_pmi(struct nb_pmi* pmi) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_TAKE_PMI, pmi, 0, 0, 0, 0);
 }
 
 #ifdef __cplusplus

@@ -210,6 +210,66 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
         consume_loop<false, false>(p, end);
     else
         consume_loop<true, false>(p, end);
+    // An interrupt is raised inside the batch but sent after it: the signal cannot reach the guest before Valgrind
+    // next polls anyway, and the record carries the modelled return address.
+    if (current_ != 0 && !sampler_ && threads_[current_].pmi_signal != 0) deliver_pmis();
+}
+
+void ToolRuntime::deliver_pmis() {
+    ThreadContext& t = threads_[current_];
+    if (t.pmi_signal == 0 || config_.cpu_wide) return;
+    PmiRecord taken[8];
+    bool queued = false;
+    for (;;) {
+        const unsigned n = emu_->pmu().take_pmis(taken, 8);
+        if (n == 0) break;
+        for (unsigned i = 0; i < n; ++i) {
+            if (taken[i].pebs_threshold) continue;  // the component does not arm PEBS
+            if (t.pmi_count == ThreadContext::kPmiQueue) {
+                // The guest has not fetched for a long time: the newest entry stands for both (the handler
+                // reloads every counter named, which is what a merged interrupt line does on hardware too).
+                PmiRecord& last = t.pmi_queue[(t.pmi_first + t.pmi_count - 1) % ThreadContext::kPmiQueue];
+                last.overflowed |= taken[i].overflowed;
+            } else {
+                t.pmi_queue[(t.pmi_first + t.pmi_count) % ThreadContext::kPmiQueue] = taken[i];
+                ++t.pmi_count;
+            }
+            queued = true;
+        }
+    }
+    if (queued) nb_host_signal_thread(t.lwp, t.pmi_signal);
+}
+
+void ToolRuntime::set_pmi_signal(int signo) {
+    if (current_ == 0) return;
+    ThreadContext& t = threads_[current_];
+    if ((t.pmi_signal != 0) != (signo != 0)) {
+        pmi_threads_ += signo != 0 ? 1 : -1;
+        nb_host_short_batches(pmi_threads_ > 0);
+    }
+    t.pmi_signal = signo;
+    t.lwp = nb_host_gettid();
+    t.pmi_first = t.pmi_count = 0;
+    if (signo == 0 && !sampler_) {
+        PmiRecord dropped[8];
+        while (emu_->pmu().take_pmis(dropped, 8) != 0) {
+        }
+    }
+}
+
+int ToolRuntime::take_pmi(nb_pmi* out) {
+    if (current_ == 0) return NB_NO_PMI;
+    deliver_pmis();  // what the instructions before this request raised
+    ThreadContext& t = threads_[current_];
+    if (t.pmi_count == 0) return NB_NO_PMI;
+    const PmiRecord& r = t.pmi_queue[t.pmi_first];
+    out->eip = r.eip;
+    out->cycle = r.cycle;
+    out->overflowed = r.overflowed;
+    out->logical_processor = r.thread;
+    t.pmi_first = static_cast<std::uint8_t>((t.pmi_first + 1) % ThreadContext::kPmiQueue);
+    --t.pmi_count;
+    return NB_OK;
 }
 
 namespace {
@@ -518,6 +578,7 @@ void ToolRuntime::switch_out() {
     // An interrupt still on its way when the thread stops has nowhere to return to in it (the sampler counts it
     // lost); what arrived before is taken while this thread's PMU is still attached.
     if (sampler_) sampler_->drain(*emu_, t.lp);
+    else if (t.pmi_signal != 0) deliver_pmis();
 }
 
 void ToolRuntime::program_observer(Pmu& pmu, unsigned index, int lp, Cycle now) {
@@ -613,6 +674,9 @@ void ToolRuntime::thread_exited(unsigned tid) {
         release_pmu(t);
     }
     t.live = false;
+    if (t.pmi_signal != 0 && --pmi_threads_ == 0) nb_host_short_batches(0);
+    t.pmi_signal = 0;
+    t.pmi_count = 0;
     current_ = 0;
 }
 
@@ -626,6 +690,8 @@ void ToolRuntime::fork_child(unsigned tid) {
     for (unsigned i = 0; i < config_.max_threads; ++i) {
         release_pmu(threads_[i]);
         threads_[i].live = false;
+        threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
+        threads_[i].pmi_count = 0;
     }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
         exited_values_[i] = 0;
@@ -633,6 +699,8 @@ void ToolRuntime::fork_child(unsigned tid) {
     }
     exited_instructions_ = 0;
     threads_ran_ = 0;
+    pmi_threads_ = 0;
+    nb_host_short_batches(0);
     missing_ = MissingInstructions{};
     syscalls_ = 0;
     timer_interrupts_ = 0;

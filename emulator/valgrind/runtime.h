@@ -72,6 +72,14 @@ struct ThreadContext {
     Cycle switched_out = 0;      // when it last stopped running
     std::uint64_t instructions = 0;
     std::uint64_t next_tick = 0;  // the thread's instruction count at which its next timer interrupt is due
+    // PMIs to the guest (ToolRuntime::deliver_pmis): the signal the thread named (0: none), its Linux thread id,
+    // and the interrupts taken and not yet fetched, oldest first.
+    static constexpr unsigned kPmiQueue = 16;
+    int pmi_signal = 0;
+    std::uint64_t lwp = 0;
+    PmiRecord pmi_queue[kPmiQueue];
+    std::uint8_t pmi_first = 0;
+    std::uint8_t pmi_count = 0;
 };
 
 class ToolRuntime {
@@ -94,6 +102,9 @@ public:
     int rdpmc(std::uint32_t ecx, std::uint64_t* value);
     int counter_status(std::uint32_t counter);
     void query(nb_emulator_info* info);
+    // PMIs to the guest: the signal the current thread wants for its PMU's interrupts, and its oldest one.
+    void set_pmi_signal(int signo);
+    int take_pmi(nb_pmi* out);
     // The guest's CPUID on the current thread's logical processor (guest_cpuid.h).
     CpuidRegs cpuid(std::uint32_t leaf, std::uint32_t subleaf) const;
     const nb_emulator_info& machine() const { return machine_; }
@@ -138,6 +149,9 @@ private:
     void attach_observers(Pmu* const* observers);
     unsigned num_observers() const { return program_ ? program_->num_pmus - 1 : 0; }
     void switch_out();
+    // Moves the PMIs the current thread's PMU has taken into its queue and signals it (only when it named a
+    // signal: a run without PAPI overflow, and netburst-run record, leave them to the sampler or to nobody).
+    void deliver_pmis();
     // Adds the values of the program's events of PMU `index` on logical processor `lp` (both, for the CPU-wide
     // PMU) to sums.
     void read_events(Pmu& pmu, unsigned index, Cycle now, int lp, std::uint64_t* values, bool* unsupported);
@@ -184,6 +198,7 @@ private:
     std::uint64_t syscalls_ = 0;
     std::uint64_t timer_interrupts_ = 0;
     std::uint64_t thread_switches_ = 0;
+    int pmi_threads_ = 0;  // threads that take their PMU's interrupts as signals
     bool finished_ = false;
 
     // --record: the instruction stream in the binary trace encoding.

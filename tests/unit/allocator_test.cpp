@@ -266,3 +266,27 @@ TEST(Conflicts, BadContextIsBadInput) {
     ctx.model = 5;
     EXPECT_EQ(schedule_events(parse_all({"branch_retired:MMTM"}), ctx).error().code, ErrorCode::BadInput);
 }
+
+// PAPI's hardware overflow: the interrupt bit of the logical processor, set or cleared in an encoded CCCR, with every
+// other field kept; and a start value that wraps at the threshold-th event.
+TEST(Encoder, OverflowInterruptBitAndStartValue) {
+    CccrFields f;
+    f.enable = true;
+    f.escr_select = 5;
+    f.compare = true;
+    f.threshold = 3;
+    const std::uint64_t cccr = encode_cccr(f);
+    const CccrFields t0 = decode_cccr(cccr_with_overflow_interrupt(cccr, true, 0));
+    EXPECT_TRUE(t0.ovf_pmi_t0);
+    EXPECT_FALSE(t0.ovf_pmi_t1);
+    EXPECT_TRUE(t0.enable);
+    EXPECT_EQ(t0.escr_select, 5);
+    EXPECT_TRUE(t0.compare);
+    EXPECT_EQ(t0.threshold, 3);
+    const CccrFields t1 = decode_cccr(cccr_with_overflow_interrupt(cccr, true, 1));
+    EXPECT_FALSE(t1.ovf_pmi_t0);
+    EXPECT_TRUE(t1.ovf_pmi_t1);
+    EXPECT_EQ(cccr_with_overflow_interrupt(cccr_with_overflow_interrupt(cccr, true, 0), false, 0), cccr);
+    EXPECT_EQ(overflow_start_value(1), (std::uint64_t{1} << 40) - 1);
+    EXPECT_EQ(overflow_start_value(1000) + 1000, std::uint64_t{1} << 40);
+}

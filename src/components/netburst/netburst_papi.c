@@ -6,8 +6,9 @@
  * the allocator, the encoder and the backends live beneath it. doc/papi-component.md describes the whole.
  *
  * PAPI counts with this component as component 0, so that the presets and PAPI's test suites use it. Overflow and
- * profiling use PAPI's software emulation (hardware_intr = 0, ticked by dispatch_timer below) and multiplexing
- * PAPI's software multiplexing. */
+ * profiling take the PMU's overflow interrupt where the backend can deliver it as a signal (the emulator:
+ * hardware_intr = 1, set_overflow and dispatch_timer below, doc/sampling.md "PAPI's hardware overflow"), and PAPI's
+ * software emulation otherwise and with PAPI_OVERFLOW_FORCE_SW; multiplexing is PAPI's software multiplexing. */
 #include <string.h>
 
 #include "papi.h"
@@ -147,6 +148,13 @@ static int _netburst_init_component(int cidx)
 		v->cmp_info.cpu = 1;
 		v->cmp_info.available_granularities = PAPI_GRN_THR | PAPI_GRN_SYS;
 	}
+	/* Hardware overflow where the backend can interrupt the program: the emulator sends each overflow interrupt of
+	 * the thread's PMU as this signal. The kernel MSR backend cannot (the kernel owns the PMI), so PAPI emulates
+	 * overflow with its interval timer there. */
+	if (info.interrupt_signal != 0) {
+		v->cmp_info.hardware_intr = 1;
+		v->cmp_info.hardware_intr_sig = info.interrupt_signal;
+	}
 	if (info.notes[0]) {
 		SUBDBG("netburst: %s\n", info.notes);
 		PAPIWARN("netburst: %s", info.notes);
@@ -283,8 +291,51 @@ static int _netburst_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *optio
 	}
 }
 
-/* The tick of PAPI's software overflow and profiling. With hardware_intr = 0, PAPI_start installs the component's
- * dispatch_timer as the handler of PAPI's interval timer signal (SIGPROF unless PAPI_DEF_ITIMER says otherwise);
+/* PAPI_overflow without PAPI_OVERFLOW_FORCE_SW (and PAPI_profil, which overflows through it): the event's counter
+ * interrupts every `threshold` events. PAPI calls this with the set stopped, again after each update_control_state
+ * (which schedules the set anew), and with threshold 0 to stop; the signal's handler is PAPI's, installed for
+ * dispatch_timer, as long as one of the set's events interrupts. */
+static int _netburst_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
+{
+	struct nb_event_set *set = (struct nb_event_set *)ESI->ctl_state;
+	int position = ESI->EventInfoArray[EventIndex].pos[0];
+	int signal = _netburst_vector.cmp_info.hardware_intr_sig;
+	int status;
+
+	if (position < 0)
+		return PAPI_EINVAL;
+	status = nb_event_set_set_overflow(set, (unsigned)position, threshold);
+	if (status != NB_STATUS_OK)
+		return papi_status(status);
+	if (threshold > 0)
+		return _papi_hwi_start_signal(signal, 1, _netburst_vector.cmp_info.CmpIdx);
+	return set->overflow_counters != 0 ? PAPI_OK : _papi_hwi_stop_signal(signal);
+}
+
+/* The overflow interrupt's signal (hardware overflow). The signal arrives later than the interrupt: the emulator
+ * sends it when the interrupt is taken, and Valgrind delivers it when its scheduler next polls, some instructions
+ * on. So the interrupted program counter in the signal's context is not the sample; the handler takes each queued
+ * interrupt's own facts instead: the instruction it returns to after the modelled skid, which is PAPI's address,
+ * and the events whose counters overflowed, which is the overflow vector (bit i for the set's native event i, as
+ * PAPI numbers them in pos[]). Taking an interrupt reloads its counters for the next period. */
+static void dispatch_interrupts(_papi_hwi_context_t *context, ThreadInfo_t *thread, struct nb_event_set *set)
+{
+	uint64_t address, events;
+	vptr_t pc;
+
+	while (nb_event_set_take_overflow(set, &address, &events) == NB_STATUS_OK) {
+		if (events == 0)
+			continue;
+		/* 0: the thread stopped running before the interrupt's instruction retired; the nearest known point. */
+		pc = address != 0 ? (vptr_t)(uintptr_t)address : GET_OVERFLOW_ADDRESS((*context));
+		_papi_hwi_dispatch_overflow_signal(context, pc, NULL, (long long)events, 0, &thread,
+						   _netburst_vector.cmp_info.CmpIdx);
+	}
+}
+
+/* The tick of PAPI's software overflow and profiling, and the overflow interrupt's signal (hardware_intr_sig, with
+ * hardware_intr = 1). For software overflow (hardware_intr = 0, or PAPI_OVERFLOW_FORCE_SW), PAPI_start installs the
+ * component's dispatch_timer as the handler of PAPI's interval timer signal (SIGPROF unless PAPI_DEF_ITIMER says otherwise);
  * a component without one gets PAPI's empty default, and then no overflow handler and no profile buffer ever sees
  * a sample although every count is right. Each tick gives PAPI the interrupted program counter (under netburst-run
  * Valgrind's frame carries the guest's), and PAPI reads the counters through read(), compares them with each
@@ -294,7 +345,6 @@ static void _netburst_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
 	_papi_hwi_context_t context;
 	ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
 	EventSetInfo_t *set;
-	(void)signal;
 
 	/* The signal is per process: it may interrupt a thread PAPI never saw, which has nothing to sample. */
 	if (thread == NULL)
@@ -311,6 +361,10 @@ static void _netburst_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
 		return;
 	context.si = info;
 	context.ucontext = (hwd_ucontext_t *)uc;
+	if (_netburst_vector.cmp_info.hardware_intr && signal == _netburst_vector.cmp_info.hardware_intr_sig) {
+		dispatch_interrupts(&context, thread, (struct nb_event_set *)set->ctl_state);
+		return;
+	}
 	/* PAPI checks that this thread's running event set overflows in software, samples it and dispatches. */
 	_papi_hwi_dispatch_overflow_signal(&context, GET_OVERFLOW_ADDRESS(context), NULL, 0, 0, &thread,
 					   _netburst_vector.cmp_info.CmpIdx);
@@ -378,7 +432,7 @@ papi_vector_t _netburst_vector = {
 		.available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL,
 		.default_granularity = PAPI_GRN_THR,
 		.available_granularities = PAPI_GRN_THR,
-		.hardware_intr_sig = PAPI_INT_SIGNAL,
+		.hardware_intr_sig = PAPI_INT_SIGNAL, /* init_component sets both where the backend interrupts */
 		.hardware_intr = 0,
 		.cntr_umasks = 1,
 		.pmu_names = {"netburst"},
@@ -403,6 +457,7 @@ papi_vector_t _netburst_vector = {
 	.write = _netburst_write,
 	.ctl = _netburst_ctl,
 	.dispatch_timer = _netburst_dispatch_timer,
+	.set_overflow = _netburst_set_overflow,
 	.set_domain = _netburst_set_domain,
 	.ntv_enum_events = _netburst_ntv_enum_events,
 	.ntv_name_to_code = _netburst_ntv_name_to_code,

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -194,6 +195,88 @@ TEST(Semantics, AsUsersRelyOnThem) {
                               "profil_fills_the_loop_buckets", "thread_0_counts_its_own", "thread_1_counts_its_own"})
         EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos) << check << "\n" << r.output;
     EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
+}
+
+// --- PAPI's hardware overflow: the PMI as a signal, the model's address, the exact overflow vector ---------------
+
+namespace {
+
+// "sample +OFFSET: COUNT" lines of pmi_overflow: where in nb_packed_block_loop the handler's addresses were.
+std::map<long, long> samples_of(const std::string& output) {
+    std::map<long, long> out;
+    std::istringstream in(output);
+    std::string line;
+    while (std::getline(in, line)) {
+        long offset = 0, count = 0;
+        if (std::sscanf(line.c_str(), "sample +%ld: %ld", &offset, &count) == 2) out[offset] = count;
+    }
+    return out;
+}
+
+// The instructions of nb_packed_block_loop (offsets from its start) where netburst-run record's sampler, with the
+// same model, event, period and skid, put IEBS samples: its callgrind file's "ADDRESS LINE EXACT SAMPLED" lines,
+// whose addresses are the executable's own (nm gives the loop's).
+std::map<long, long> recorded_samples(const std::string& program, unsigned skid, const std::string& dir) {
+    std::map<long, long> out;
+    const Outcome nm = run("nm " + program);
+    const std::size_t at = nm.output.find(" T nb_packed_block_loop\n");
+    if (at == std::string::npos || at < 16) {
+        ADD_FAILURE() << "nb_packed_block_loop not in\n" << nm.output;
+        return out;
+    }
+    const long loop = std::stol(nm.output.substr(at - 16, 16), nullptr, 16);
+    const std::string callgrind = dir + "/pmi.callgrind";
+    const Outcome r = run("cd " + dir + " && " + env("NETBURST_RUN") + " record -e PAPI_VEC_DP -c 10007 --pmi-skid " +
+                          std::to_string(skid) + " -o " + dir + "/pmi.data --callgrind " + callgrind + " -- " +
+                          program + " --loop-only 2000000");
+    if (r.status != 0) {
+        ADD_FAILURE() << r.output;
+        return out;
+    }
+    std::ifstream in(callgrind);
+    std::string line;
+    while (std::getline(in, line)) {
+        unsigned long address = 0, source_line = 0, exact = 0, sampled = 0;
+        if (std::sscanf(line.c_str(), "0x%lx %lu %lu %lu", &address, &source_line, &exact, &sampled) == 4 &&
+            sampled > 0 && static_cast<long>(address) >= loop && static_cast<long>(address) < loop + 128)
+            out[static_cast<long>(address) - loop] = static_cast<long>(sampled / 10007);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(HardwareOverflow, AddressIsTheModelledInstructionAndVectorIsExact) {
+    char dir_template[] = "/tmp/nb-pmi-XXXXXX";
+    const char* dir = mkdtemp(dir_template);
+    ASSERT_NE(dir, nullptr);
+    std::map<long, long> papi[2];
+    const unsigned skids[2] = {5, 10};
+    for (int k = 0; k < 2; ++k) {
+        const Outcome r = run(env("NETBURST_RUN") + " --valgrind-option=--pmi-skid=" + std::to_string(skids[k]) +
+                              " -- " + guest("pmi_overflow"));
+        EXPECT_EQ(r.status, 0) << r.output;
+        for (const char* check : {"hardware_intr", "overflow_hardware_set", "one_call_per_period",
+                                  "samples_in_the_loop", "few_instructions", "not_the_signal_point",
+                                  "vectors_name_set_events", "vector_instructions_exact", "vector_branches_exact",
+                                  "profil_hardware_set", "profil_one_sample_per_period", "profil_one_bucket"})
+            EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos) << check << "\n" << r.output;
+        EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
+        papi[k] = samples_of(r.output);
+        ASSERT_FALSE(papi[k].empty()) << r.output;
+        // The handler's addresses are instructions where the model's interrupt returns: those netburst-run
+        // record's sampler finds on the same loop, which never sees a signal.
+        const std::map<long, long> model = recorded_samples(guest("pmi_overflow"), skids[k], dir);
+        ASSERT_FALSE(model.empty());
+        for (const auto& [offset, count] : papi[k])
+            EXPECT_TRUE(model.count(offset)) << "skid " << skids[k] << ": PAPI's address +" << offset << " (" << count
+                                             << " samples) is not where the model's interrupt returns";
+        // Inside the block, never its first instruction, where Valgrind's signal delivery interrupts it.
+        EXPECT_EQ(papi[k].count(0), 0u);
+    }
+    // A later interrupt returns further into the body.
+    EXPECT_GT(papi[1].begin()->first, papi[0].rbegin()->first);
+    run(std::string("rm -rf ") + dir);
 }
 
 // --- PAPI's Fortran interface --------------------------------------------------------------------------------

@@ -233,7 +233,8 @@ static void multiplexing(void)
 	PAPI_destroy_eventset(&set);
 }
 
-/* PAPI's software overflow and profiling (the component has hardware_intr = 0): PAPI's interval timer samples
+/* PAPI's software overflow and profiling (PAPI_OVERFLOW_FORCE_SW and PAPI_PROFIL_FORCE_SW; without them the
+ * component's hardware overflow serves, which pmi_overflow.c checks): PAPI's interval timer samples
  * the counts, and each tick that finds an event past its threshold calls the handler, with the interrupted program
  * counter, or adds to the profile bucket of that address. A component without a dispatch_timer leaves PAPI's empty
  * handler on the timer, and then nothing is ever called although every count is right.
@@ -280,7 +281,7 @@ static void overflow(void)
 	rc = PAPI_set_opt(PAPI_DEF_ITIMER_NS, &timer);
 	CHECK("overflow_timer_2ms", rc == PAPI_OK, "%s", PAPI_strerror(rc));
 	for (i = 0; i < 2; i++) {
-		rc = PAPI_overflow(set, i ? PAPI_TOT_CYC : PAPI_TOT_INS, OVF_THRESHOLD, 0,
+		rc = PAPI_overflow(set, i ? PAPI_TOT_CYC : PAPI_TOT_INS, OVF_THRESHOLD, PAPI_OVERFLOW_FORCE_SW,
 				   overflow_handler);
 		CHECK(i ? "overflow_set_cyc" : "overflow_set_ins", rc == PAPI_OK, "%s", PAPI_strerror(rc));
 	}
@@ -310,18 +311,19 @@ static void overflow(void)
 	CHECK("overflow_address_is_the_loop", ovf_calls > 0 && ovf_in_loop >= ovf_calls * 9 / 10,
 	      "%d of %d handler calls interrupted nb_alu_loop", ovf_in_loop, ovf_calls);
 	for (i = 0; i < 2; i++)
-		PAPI_overflow(set, i ? PAPI_TOT_CYC : PAPI_TOT_INS, 0, 0, overflow_handler);
+		PAPI_overflow(set, i ? PAPI_TOT_CYC : PAPI_TOT_INS, 0, PAPI_OVERFLOW_FORCE_SW, overflow_handler);
 
 	/* PAPI_profil on instructions: the samples land in the buckets of the loop's addresses (two bytes a bucket
 	   at scale 65536), and never more than the thresholds that passed. */
 	memset(buckets, 0, sizeof buckets);
 	rc = PAPI_profil(buckets, sizeof buckets, (vptr_t)nb_alu_loop, 65536, set, PAPI_TOT_INS, OVF_THRESHOLD,
-			 PAPI_PROFIL_POSIX | PAPI_PROFIL_BUCKET_16);
+			 PAPI_PROFIL_POSIX | PAPI_PROFIL_BUCKET_16 | PAPI_PROFIL_FORCE_SW);
 	CHECK("profil_set", rc == PAPI_OK, "%s", PAPI_strerror(rc));
 	PAPI_start(set);
 	nb_alu_loop(20000000);
 	PAPI_stop(set, v);
-	PAPI_profil(buckets, sizeof buckets, (vptr_t)nb_alu_loop, 65536, set, PAPI_TOT_INS, 0, PAPI_PROFIL_POSIX);
+	PAPI_profil(buckets, sizeof buckets, (vptr_t)nb_alu_loop, 65536, set, PAPI_TOT_INS, 0,
+		    PAPI_PROFIL_POSIX | PAPI_PROFIL_FORCE_SW);
 	for (i = 0; i < 64; i++)
 		samples += buckets[i];
 	printf("profil: %lld samples in the loop's buckets for %lld instructions\n", samples, v[0]);

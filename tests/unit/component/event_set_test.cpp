@@ -412,3 +412,45 @@ TEST(EventSet, EverythingIsRefusedWithoutAnActiveComponent) {
     EXPECT_NE(std::string(info.disabled_reason).find("netburst-run"), std::string::npos) << info.disabled_reason;
     nb_component_shutdown();
 }
+
+// PAPI's hardware overflow (nb_event_set_set_overflow, nb_event_set_take_overflow): one interrupt per threshold,
+// each naming only the interrupting event, with the instruction it returns to; the counter reloaded each time and
+// the 64-bit counts exact (in process nothing runs between the handler's read and its reload).
+TEST(EventSet, HardwareOverflowReloadsAndKeepsCountsExact) {
+    EmulatedMachine m;
+    EXPECT_NE(m.info().interrupt_signal, 0);
+    nb_event_set set;
+    ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}), NB_STATUS_OK);
+    EXPECT_EQ(nb_event_set_set_overflow(&set, 2, 1000), NB_STATUS_INVALID);
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 1000), NB_STATUS_OK);
+    EXPECT_NE(set.overflow_counters, 0u);
+    start(&set);
+    int interrupts = 0;
+    for (int chunk = 0; chunk < 100; ++chunk) {
+        m.loop(50, 4);  // 250 instructions, 50 branches
+        std::uint64_t address = 0, events = 0;
+        while (nb_event_set_take_overflow(&set, &address, &events) == NB_STATUS_OK) {
+            if (events == 0) continue;
+            EXPECT_EQ(events, 1u);
+            EXPECT_GE(address, 0x400000u);
+            ++interrupts;
+        }
+        if (chunk == 50) {
+            ASSERT_EQ(nb_event_set_read(&set), NB_STATUS_OK);
+            EXPECT_EQ(set.values[0], 51 * 250);
+        }
+    }
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 25000);
+    EXPECT_EQ(set.values[1], 5000);
+    // The 25th wrap comes with the last instruction; its interrupt waits for an instruction that never retires.
+    EXPECT_GE(interrupts, 24);
+    EXPECT_LE(interrupts, 25);
+    // Overflow off again: the start writes are the encoder's.
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 0), NB_STATUS_OK);
+    EXPECT_EQ(set.overflow_counters, 0u);
+    nb_event_set plain;
+    ASSERT_EQ(make_set(&plain, {kTotIns, kBrIns}), NB_STATUS_OK);
+    ASSERT_EQ(set.num_start_writes, plain.num_start_writes);
+    for (unsigned i = 0; i < set.num_start_writes; ++i) EXPECT_EQ(set.start_writes[i].value, plain.start_writes[i].value);
+}

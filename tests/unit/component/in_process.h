@@ -32,12 +32,31 @@ public:
         return emu_->counter_unsupported(counter) ? IoStatus::Unsupported : IoStatus::Ok;
     }
     unsigned logical_processor() override { return *thread_; }
+    // Overflow interrupts as the tool hands them out (NB_REQ_PMI_SIGNAL, NB_REQ_TAKE_PMI), taken straight from the
+    // PMU: in process no signal is sent, the test takes them when it likes.
+    int interrupt_signal() const override { return 1; }
+    IoStatus deliver_interrupts(bool on) override {
+        delivering_ = on;
+        emu::PmiRecord dropped;
+        if (!on)
+            while (emu_->pmu().take_pmis(&dropped, 1) != 0) {
+            }
+        return IoStatus::Ok;
+    }
+    IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) override {
+        emu::PmiRecord r;
+        if (!delivering_ || emu_->pmu().take_pmis(&r, 1) == 0) return IoStatus::Unavailable;
+        *eip = r.eip;
+        *overflowed = r.overflowed;
+        return IoStatus::Ok;
+    }
 
     unsigned writes = 0;
 
 private:
     emu::Emulator* emu_;
     const unsigned* thread_;
+    bool delivering_ = false;
 };
 
 // An emulated Pentium 4 with the component initialised on it, as under netburst-run.

@@ -118,6 +118,26 @@ public:
     // pins the thread at the first and gives its CPU affinity back when the last one ends.
     virtual unsigned register_thread() { return logical_processor(); }
     virtual void release_thread() {}
+    // --- Overflow interrupts (PAPI's hardware overflow). A backend that can deliver a counter's overflow interrupt
+    // (OVF_PMI_T0/T1) to the thread as a signal says so; the others keep these defaults and PAPI emulates
+    // overflow with its timer.
+
+    // The signal a PMI arrives as, or 0 when the backend cannot interrupt the program.
+    virtual int interrupt_signal() const { return 0; }
+    // Asks for the calling thread's PMIs to arrive as interrupt_signal() (on), or for none (off: queued ones are
+    // dropped).
+    virtual IoStatus deliver_interrupts(bool on) {
+        (void)on;
+        return IoStatus::Unsupported;
+    }
+    // The calling thread's oldest PMI not yet taken: the instruction it returns to (0: unknown) and the counters
+    // that had overflowed. Unavailable when none is queued.
+    virtual IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) {
+        (void)eip;
+        (void)overflowed;
+        return IoStatus::Unavailable;
+    }
+
     // Why the last access the calling thread made was refused, when the backend refused it itself ("" if not).
     virtual std::string last_refusal() const { return std::string(); }
 };

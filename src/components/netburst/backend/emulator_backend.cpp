@@ -1,5 +1,7 @@
 #include "backend/emulator_backend.h"
 
+#include <csignal>
+
 #include "emulator/valgrind/netburst_client.h"
 
 namespace netburst::component {
@@ -51,6 +53,23 @@ IoStatus EmulatorBackend::read_counter(unsigned counter, std::uint64_t* value) {
 }
 
 IoStatus EmulatorBackend::counter_status(unsigned counter) { return status_of(nb_counter_status(counter)); }
+
+// SIGRTMIN + 2, as PAPI's perf_event component: neither PAPI's interval timer (SIGPROF) nor a signal a program is
+// likely to use; a real-time signal is queued, not merged, when several PMIs are sent before the first is delivered.
+int EmulatorBackend::interrupt_signal() const { return SIGRTMIN + 2; }
+
+IoStatus EmulatorBackend::deliver_interrupts(bool on) {
+    return status_of(nb_pmi_signal(on ? interrupt_signal() : 0));
+}
+
+IoStatus EmulatorBackend::take_interrupt(std::uint64_t* eip, CounterMask* overflowed) {
+    nb_pmi pmi{};
+    const int r = nb_take_pmi(&pmi);
+    if (r != NB_OK) return r == NB_NO_PMI ? IoStatus::Unavailable : status_of(r);
+    *eip = pmi.eip;
+    *overflowed = pmi.overflowed;
+    return IoStatus::Ok;
+}
 
 unsigned EmulatorBackend::logical_processor() {
     // Guest threads keep their logical processor for their lifetime (netburst-run places thread n on n - 1 mod 2),

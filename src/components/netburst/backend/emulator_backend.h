@@ -34,6 +34,9 @@ public:
     IoStatus read_counter(unsigned counter, std::uint64_t* value) override;
     IoStatus counter_status(unsigned counter) override;
     unsigned logical_processor() override;
+    int interrupt_signal() const override;
+    IoStatus deliver_interrupts(bool on) override;
+    IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) override;
 };
 
 }  // namespace netburst::component

@@ -197,6 +197,17 @@ void nb_event_set_cleanup(struct nb_event_set* set) {
     set->attached_cpu = cpu;  // PAPI keeps the event set attached after cleanup
 }
 
+int nb_event_set_set_overflow(struct nb_event_set* set, unsigned event, long long threshold) {
+    return with_component([&](ComponentState& c) { return set_event_set_overflow(c, set, event, threshold); });
+}
+
+int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint64_t* event_mask) {
+    return with_component([&](ComponentState& c) {
+        const CpuTarget target(c.backend(), *set);
+        return take_event_set_overflow(c.backend(), set, address, event_mask);
+    });
+}
+
 int nb_event_set_attach_cpu(struct nb_event_set* set, unsigned cpu, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) -> int {
         std::string reason;

@@ -52,6 +52,8 @@ int initialize_component(const DetectionSources& sources, const char* fp_env, nb
     info->num_native_events = g_component->registry.num_events();
     info->model = g_component->cpu().model;
     info->cpu_attach = g_component->cpu().cpu_attach ? 1 : 0;
+    // The per-thread PMU only: a CPU-wide one would interrupt whichever thread runs when it overflows.
+    if (g_component->cpu().per_thread_pmu) info->interrupt_signal = g_component->backend().interrupt_signal();
     copy_text(info->notes, sizeof info->notes, g_component->cpu().notes);
     describe_emulated_cpu(g_component->cpu(), &info->cpu);
     return NB_STATUS_OK;

@@ -58,8 +58,16 @@ void apply_stop(Backend& backend, const nb_event_set* set) {
 // The CCCR was read before the counter (Backend::read_counters): a wrap between the two reads shows as raw < last
 // with the flag still clear, and is acknowledged here too, so the flag never reports a wrap that was already counted.
 // Adds the events since the previous read to the 64-bit total; true when the CCCR's OVF flag needs acknowledging.
+// A counter that interrupts (overflow_counters) is different: only the interrupt's handler acknowledges its OVF
+// flag (clearing it cancels a PMI still owed, emulator/pmu), so its flag says nothing about what the previous
+// read saw. It starts at most 2^31 events short of the wrap, so its one wrap per period always ends below last.
 bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
     raw &= kCounterValueMask;
+    if (set->overflow_counters & counter_bit(c)) {
+        set->total[c] += counter_delta(set->last_raw[c], raw, false);
+        set->last_raw[c] = raw;
+        return false;
+    }
     const bool overflowed = cccr_overflowed(cccr);
     set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
     const bool acknowledge = overflowed || raw < set->last_raw[c];
@@ -129,6 +137,61 @@ private:
     nb_event_set* set_;
     std::uint8_t was_;
 };
+
+// An interrupting counter starts in the upper half of its range (at most 2^31 events short of the wrap), so a
+// value in the lower half has wrapped since it was started.
+bool wrapped_since_start(std::uint64_t raw) {
+    return (raw & kCounterValueMask) < (std::uint64_t{1} << (kCounterWidthBits - 1));
+}
+
+// The handler's work for an overflow of the counters in `mask`: their counts brought up to date, then each counter
+// started again so that it wraps `threshold` events after the previous wrap, counting the events that came while
+// the interrupt was on its way (what is left of the period, or a whole one when more than a period went by), and
+// its OVF flag cleared. The few events between the read and the write (the handler's own instructions, for an
+// instruction count) are not counted.
+IoStatus reload(Backend& backend, nb_event_set* set, CounterMask mask) {
+    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+    IoStatus s = backend.read_counters(mask, cccr, raw);
+    if (s != IoStatus::Ok) return s;
+    for (CounterMask left = mask; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        fold(set, c, cccr[c], raw[c]);
+        const std::int64_t period = static_cast<std::int64_t>(set->threshold[c]);
+        const std::uint64_t value = raw[c] & kCounterValueMask;
+        const std::int64_t overrun = wrapped_since_start(value) ? static_cast<std::int64_t>(value) : 0;
+        std::int64_t rest = period - overrun;
+        if (rest <= -period) rest = period;
+        else if (rest <= 0) rest += period;
+        const std::uint64_t start = overflow_start_value(static_cast<std::uint64_t>(rest));
+        s = backend.write_msr(kCounters[c].counter_msr, start);
+        if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
+        if (s != IoStatus::Ok) return s;
+        set->last_raw[c] = start;
+    }
+    return IoStatus::Ok;
+}
+
+// Reloads that an interrupt left to the call it interrupted (take_event_set_overflow); a new interrupt during
+// one adds to the mask, so the loop runs until it is empty.
+void settle_reloads(Backend& backend, nb_event_set* set) {
+    for (;;) {
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        const CounterMask owed = set->reload_owed;
+        if (owed == 0) return;
+        set->reload_owed = 0;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (set->running) reload(backend, set, owed);
+    }
+}
+
+// The counters that start short of their wrap, with their start values (the start writes hold them too).
+void start_overflow_counters(nb_event_set* set) {
+    for (CounterMask left = set->overflow_counters; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        set->last_raw[c] = overflow_start_value(set->threshold[c]);
+    }
+    set->reload_owed = 0;
+}
 
 std::string event_name(ComponentState& component, const nb_event_set* set, int index) {
     std::string name;
@@ -310,9 +373,17 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
     std::memset(set->last_raw, 0, sizeof set->last_raw);
     std::memset(set->total, 0, sizeof set->total);
     std::memset(set->values, 0, sizeof set->values);
+    start_overflow_counters(set);
+    // The thread's interrupts go to this set from now on (and none is left over from an earlier run).
+    if (set->overflow_counters != 0 && backend.deliver_interrupts(true) != IoStatus::Ok) {
+        backend.release(claim);
+        *why = "the backend cannot deliver overflow interrupts";
+        return NB_STATUS_UNSUPPORTED;
+    }
     // Checked again even when update tried the set: the backend's answer is about the registers as programmed now.
     const int status = program_and_check(component, set, why);
     if (status != NB_STATUS_OK) {
+        if (set->overflow_counters != 0) backend.deliver_interrupts(false);
         backend.release(claim);
         return status;
     }
@@ -323,7 +394,9 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
 int read_event_set(Backend& backend, nb_event_set* set) {
     if (set->busy) return NB_STATUS_OK;  // interrupted a call on this set: the last completed read's values
     const Busy busy(set);
-    return sample_all(backend, set);
+    const int status = sample_all(backend, set);
+    settle_reloads(backend, set);
+    return status;
 }
 
 int stop_event_set(Backend& backend, nb_event_set* set) {
@@ -336,6 +409,9 @@ int stop_event_set(Backend& backend, nb_event_set* set) {
     const IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
     set->running = 0;
     apply_stop(backend, set);
+    // An interrupt still on its way is for counters that no longer count.
+    if (set->overflow_counters != 0) backend.deliver_interrupts(false);
+    set->reload_owed = 0;
     backend.release(claim_of(*set));
     if (s != IoStatus::Ok) return io_status(s);
     for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
@@ -351,13 +427,16 @@ int reset_event_set(Backend& backend, nb_event_set* set) {
     if (set->running) {
         for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
             if (!(set->read_counters & counter_bit(c))) continue;
-            IoStatus s = backend.write_msr(kCounters[c].counter_msr, 0);
+            const std::uint64_t start =
+                set->overflow_counters & counter_bit(c) ? overflow_start_value(set->threshold[c]) : 0;
+            IoStatus s = backend.write_msr(kCounters[c].counter_msr, start);
             if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);  // clears OVF
             if (s != IoStatus::Ok) return io_status(s);
         }
     }
     std::memset(set->last_raw, 0, sizeof set->last_raw);
     std::memset(set->total, 0, sizeof set->total);
+    start_overflow_counters(set);
     publish_values(set);
     return NB_STATUS_OK;
 }
@@ -376,6 +455,63 @@ int write_event_set(Backend& backend, nb_event_set* set, const long long* values
         set->total[c] = value;
     }
     publish_values(set);
+    return NB_STATUS_OK;
+}
+
+int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigned event, long long threshold) {
+    if (event >= set->num_events || threshold < 0 || threshold > (1ll << 31) || set->running) return NB_STATUS_INVALID;
+    if (component.backend().interrupt_signal() == 0 || !component.cpu().per_thread_pmu) return NB_STATUS_UNSUPPORTED;
+    const unsigned c = static_cast<unsigned>(set->counter_of[event]);
+    const bool interrupt = threshold > 0;
+    const std::uint64_t cccr = cccr_with_overflow_interrupt(set->cccr[c], interrupt, set->logical_processor);
+    const std::uint64_t start = interrupt ? overflow_start_value(static_cast<std::uint64_t>(threshold)) : 0;
+    // The start writes come from the encoder in the order it chose (counter value before CCCR enable); only the
+    // two values of this counter change.
+    for (unsigned i = 0; i < set->num_start_writes; ++i) {
+        if (set->start_writes[i].msr == kCounters[c].counter_msr) set->start_writes[i].value = start;
+        if (set->start_writes[i].msr == kCounters[c].cccr_msr) set->start_writes[i].value = cccr;
+    }
+    set->cccr[c] = cccr;
+    set->threshold[c] = interrupt ? static_cast<std::uint64_t>(threshold) : 0;
+    if (interrupt) set->overflow_counters |= counter_bit(c);
+    else set->overflow_counters &= ~counter_bit(c);
+    return NB_STATUS_OK;
+}
+
+int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* address, std::uint64_t* event_mask) {
+    std::uint64_t eip = 0;
+    CounterMask overflowed = 0;
+    if (backend.take_interrupt(&eip, &overflowed) != IoStatus::Ok) return NB_STATUS_NO_EVENT;
+    *address = eip;
+    *event_mask = 0;
+    overflowed &= set->overflow_counters;
+    if (!set->running || overflowed == 0) return NB_STATUS_OK;
+    // The interrupt names every counter whose OVF flag was set when it was raised, and the flag stays set until a
+    // handler reloads the counter. The signal comes late, so a counter that overflowed once can be named by the
+    // interrupts of others raised meanwhile, after an earlier one reloaded it: only a counter that has wrapped since
+    // its reload (its value below half the range: it started in the upper half) overflowed, as an x86 PMI
+    // handler tells by the counter's top bit.
+    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+    const IoStatus read = backend.read_counters(overflowed, cccr, raw);
+    if (read != IoStatus::Ok) return io_status(read);
+    for (CounterMask left = overflowed; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        if (!wrapped_since_start(raw[c])) overflowed &= ~counter_bit(c);
+    }
+    if (overflowed == 0) return NB_STATUS_OK;
+    std::uint64_t events = 0;
+    for (unsigned i = 0; i < set->num_events; ++i)
+        if (overflowed & counter_bit(static_cast<unsigned>(set->counter_of[i]))) events |= std::uint64_t{1} << i;
+    // Inside read, stop, reset or write on this set, the counts are half updated: the interrupted call reloads.
+    if (set->busy) {
+        set->reload_owed |= overflowed;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+    } else {
+        const Busy busy(set);
+        const IoStatus s = reload(backend, set, overflowed);
+        if (s != IoStatus::Ok) return io_status(s);
+    }
+    *event_mask = events;
     return NB_STATUS_OK;
 }
 

@@ -42,4 +42,8 @@ int reset_event_set(Backend& backend, nb_event_set* set);
 // Sets each event's count to values[i] (its counter gets the low 40 bits).
 int write_event_set(Backend& backend, nb_event_set* set, const long long* values);
 
+// PAPI's hardware overflow (glue_api.h, nb_event_set_set_overflow and nb_event_set_take_overflow).
+int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigned event, long long threshold);
+int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* address, std::uint64_t* event_mask);
+
 }  // namespace netburst::component

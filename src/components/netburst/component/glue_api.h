@@ -70,6 +70,11 @@ struct nb_event_set {
     uint64_t total[NB_NUM_COUNTERS];     /* the 64-bit count */
     long long values[NB_MAX_EVENTS];     /* what read() hands PAPI, in event order */
     int32_t attached_cpu;                /* PAPI_CPU_ATTACH: the OS CPU counted; -1: the calling thread's CPU */
+    /* PAPI's hardware overflow (nb_event_set_set_overflow): the counters that interrupt, each one's period, and
+     * those whose reload waits for the call the interrupt came in (see event_set.cpp, reload). */
+    uint32_t overflow_counters;
+    uint32_t reload_owed;
+    uint64_t threshold[NB_NUM_COUNTERS];
 };
 
 /* Per-thread context (PAPI's hwd_context_t for the thread that owns the event sets). */
@@ -103,6 +108,8 @@ struct nb_component_info {
     unsigned model;
     int cpu_attach;                      /* event sets can count any logical CPU (real hardware) */
     char notes[NB_REASON_LEN];           /* errata worked around, counters held by others: for verbose output */
+    int interrupt_signal;                /* the signal a counter's overflow interrupt arrives as (PAPI's hardware
+                                            overflow); 0 when the backend cannot interrupt the program */
     struct nb_emulated_cpu cpu;
 };
 
@@ -142,6 +149,16 @@ int nb_event_set_read(struct nb_event_set* set); /* fills set->values */
 int nb_event_set_reset(struct nb_event_set* set);
 int nb_event_set_write(struct nb_event_set* set, const long long* values);
 void nb_event_set_cleanup(struct nb_event_set* set);
+/* Hardware overflow. set_overflow: event `event` (PAPI's NativeInfo position) interrupts after every `threshold`
+ * events (0: no longer); only on a stopped set, with a backend that can interrupt (nb_component_info). The
+ * interrupt arrives as the signal nb_component_info.interrupt_signal while the set runs; take_overflow, from its
+ * handler, takes the oldest one: NB_STATUS_OK with the instruction it returns to (*address; 0 when the backend
+ * does not know it) and the set's events whose counters overflowed (*event_mask, bit i for event i; 0 when the
+ * interrupt was not this set's, or its counters were already reloaded), having reloaded those counters;
+ * NB_STATUS_NO_EVENT when none is queued. */
+int nb_event_set_set_overflow(struct nb_event_set* set, unsigned event, long long threshold);
+int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint64_t* event_mask);
+
 /* PAPI_CPU_ATTACH: the set counts logical CPU `cpu` (whatever runs there) instead of the calling thread's CPU,
  * and is scheduled again for that CPU's logical processor. Only with a backend that can (nb_component_info). */
 int nb_event_set_attach_cpu(struct nb_event_set* set, unsigned cpu, char* why, size_t why_len);

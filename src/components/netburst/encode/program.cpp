@@ -1,6 +1,7 @@
 #include "encode/program.h"
 
 #include "table/msr_map.h"
+#include "table/registers.h"
 
 namespace netburst {
 
@@ -53,6 +54,17 @@ std::vector<MsrWrite> stop_writes(const Schedule& s) {
     }
     if (s.tc_precise_event) out.push_back({kMsrTcPreciseEvent, 0});
     return out;
+}
+
+std::uint64_t cccr_with_overflow_interrupt(std::uint64_t cccr, bool interrupt, unsigned logical_processor) {
+    CccrFields f = decode_cccr(cccr);
+    f.ovf_pmi_t0 = interrupt && logical_processor == 0;
+    f.ovf_pmi_t1 = interrupt && logical_processor != 0;
+    return encode_cccr(f);
+}
+
+std::uint64_t overflow_start_value(std::uint64_t threshold) {
+    return ((std::uint64_t{1} << kCounterWidthBits) - threshold) & kCounterValueMask;
 }
 
 int result_counter(const Schedule& s, std::size_t request) { return s.requests.at(request).result_counter; }

@@ -23,6 +23,12 @@ std::vector<MsrWrite> start_writes(const Schedule& schedule);
 // latched for the next user (Linux leaves them set).
 std::vector<MsrWrite> stop_writes(const Schedule& schedule);
 
+// A counter that interrupts after `threshold` events (PAPI's hardware overflow): its CCCR value with OVF_PMI_T0,
+// or OVF_PMI_T1 for logical processor 1, set (interrupt) or both cleared, and the value it starts from, which
+// wraps at the threshold-th event. On the emulator the wrap raises the PMI at the next event (SDM 18.15.5.8).
+std::uint64_t cccr_with_overflow_interrupt(std::uint64_t cccr, bool interrupt, unsigned logical_processor);
+std::uint64_t overflow_start_value(std::uint64_t threshold);
+
 // The counters whose values belong to request i, in the order they are read. One today; a cascaded pair would
 // add a second.
 int result_counter(const Schedule& schedule, std::size_t request);
