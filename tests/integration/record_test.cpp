@@ -8,10 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -48,16 +49,32 @@ std::vector<std::string> lines_of(const std::string& text) {
     return out;
 }
 
+// The digits and commas at `*pos` (after blanks), with *pos moved past them; empty when there are none. (Plain
+// parsing: GCC 12's <regex> trips -Wmaybe-uninitialized in the sanitizer build.)
+std::string take_number(const std::string& s, std::size_t* pos, const char* also = ",") {
+    while (*pos < s.size() && std::isspace(static_cast<unsigned char>(s[*pos]))) ++*pos;
+    const std::size_t start = *pos;
+    while (*pos < s.size() && (std::isdigit(static_cast<unsigned char>(s[*pos])) || std::strchr(also, s[*pos])))
+        ++*pos;
+    return s.substr(start, *pos - start);
+}
+
+std::string without_commas(std::string digits) {
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    return digits;
+}
+
 // perf report's first entry: its percentage and the rest of its line.
 bool top_entry(const std::string& report, double* percent, std::string* rest) {
     for (const std::string& l : lines_of(report)) {
-        std::smatch m;
         if (l.empty() || l[0] == '#') continue;
-        if (std::regex_search(l, m, std::regex(R"(^\s*([0-9.]+)%\s+(.*)$)"))) {
-            *percent = std::stod(m[1]);
-            *rest = m[2];
-            return true;
-        }
+        std::size_t pos = 0;
+        const std::string number = take_number(l, &pos, ".");
+        if (number.empty() || pos >= l.size() || l[pos] != '%') continue;
+        *percent = std::stod(number);
+        pos = l.find_first_not_of(" \t", pos + 1);
+        *rest = pos == std::string::npos ? "" : l.substr(pos);
+        return true;
     }
     return false;
 }
@@ -122,10 +139,11 @@ TEST_F(Record, ExactCountEqualsACountingRun) {
     ASSERT_FALSE(j.is_discarded()) << counted.err;
     const long long value = j["events"][0]["value"].get<long long>();
     EXPECT_GE(value, 20000);
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(pebs_.run.err, m, std::regex(R"(exact count ([0-9,]+))")));
-    std::string digits = m[1];
-    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    std::size_t at = pebs_.run.err.find("exact count ");
+    ASSERT_NE(at, std::string::npos) << pebs_.run.err;
+    at += std::strlen("exact count ");
+    const std::string digits = without_commas(take_number(pebs_.run.err, &at));
+    ASSERT_FALSE(digits.empty()) << pebs_.run.err;
     EXPECT_EQ(std::stoll(digits), value);
 }
 
@@ -224,11 +242,15 @@ TEST_F(Record, CallgrindAnnotateShowsExactAndSampledCounts) {
     bool found = false;
     for (const std::string& l : lines_of(r.out)) {
         if (l.find("chase") == std::string::npos) continue;
-        std::smatch m;
-        if (std::regex_search(l, m, std::regex(R"(^\s*([0-9,]+)\s*\([^)]*\)\s+([0-9,]+))"))) {
-            std::string exact = m[1], sampled = m[2];
-            exact.erase(std::remove(exact.begin(), exact.end(), ','), exact.end());
-            sampled.erase(std::remove(sampled.begin(), sampled.end(), ','), sampled.end());
+        // "EXACT (PERCENT) SAMPLED ...": the exact count, its share in parentheses, the sampled count.
+        std::size_t pos = 0;
+        const std::string exact = without_commas(take_number(l, &pos));
+        while (pos < l.size() && l[pos] == ' ') ++pos;
+        const std::size_t close = pos < l.size() && l[pos] == '(' ? l.find(')', pos) : std::string::npos;
+        if (exact.empty() || close == std::string::npos) continue;
+        pos = close + 1;
+        const std::string sampled = without_commas(take_number(l, &pos));
+        if (!sampled.empty()) {
             EXPECT_EQ(std::stoul(exact), 20000u) << l;
             EXPECT_NEAR(std::stod(sampled), 20000.0, 101.0) << l;
             found = true;
