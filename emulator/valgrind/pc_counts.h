@@ -18,6 +18,13 @@ public:
     using Alloc = void* (*)(std::size_t);
     using Free = void (*)(void*);
 
+    PcCounts() = default;
+    PcCounts(const PcCounts&) = delete;  // one owner of the table
+    PcCounts& operator=(const PcCounts&) = delete;
+    ~PcCounts() {
+        if (table_ != nullptr && free_ != nullptr) free_(table_);
+    }
+
     // False when memory runs out.
     bool init(Alloc alloc, Free release) {
         alloc_ = alloc;
