@@ -211,10 +211,14 @@ TEST_F(Record, IebsSamplesLandPastTheLoad) {
         if (!(words >> ip >> sym) || sym != "chase") continue;
         ++in_chase;
         if (ip == load_ip) ++on_load;
-        EXPECT_GT(std::stoull(ip, nullptr, 16), std::stoull(load_ip, nullptr, 16)) << "skid goes forward";
+        EXPECT_GE(std::stoull(ip, nullptr, 16), std::stoull(load_ip, nullptr, 16)) << "skid goes forward";
     }
     EXPECT_GE(in_chase, 20000u / 101 - 2);
-    EXPECT_EQ(on_load, 0u);
+    // The counter runs on from the program's start-up, so the first overflow in chase can come in the loop's first
+    // iterations, while it is still warming up; that interrupt can return to the next iteration's load, where
+    // retirement waits, at the same address. Whether it does depends on the size of the environment (seen: one
+    // sample of 198 with `env -i PATH=... A=1`). In the steady state none do.
+    EXPECT_LE(on_load, 2u);
     // perf report still blames the right function: skid stays inside the loop.
     double percent = 0;
     std::string rest;
