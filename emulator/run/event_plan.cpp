@@ -1,5 +1,7 @@
 #include "emulator/run/event_plan.h"
 
+#include <cstdlib>
+
 #include "alloc/allocator.h"
 #include "emulator/run/all_events.h"
 #include "encode/program.h"
@@ -78,6 +80,15 @@ bool parse_fp_variant(const std::string& text, FpVariant* out) {
             return true;
         }
     return false;
+}
+
+Result<FpVariant> fp_variant_from_environment(FpVariant fallback) {
+    const char* text = std::getenv("PAPI_NETBURST_FP");
+    if (!text || !*text) return fallback;
+    FpVariant v;
+    if (!parse_fp_variant(text, &v))
+        return make_error(ErrorCode::BadInput, std::string("PAPI_NETBURST_FP=") + text + ": expected sse, x87 or x87_sse_dp");
+    return v;
 }
 
 Result<EventPlan> plan_events(const std::vector<std::string>& requested, const PlanOptions& o) {

@@ -9,6 +9,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "emulator/valgrind/program_file.h"
 
 #ifndef NB_VALGRIND_TOOLDIR
 #error "NB_VALGRIND_TOOLDIR (the installed tool directory) must be defined"
@@ -91,16 +95,57 @@ Result<std::string> find_tool_dir() {
                         "netburst-amd64-linux)");
 }
 
-Result<std::string> find_program(const std::string& name) {
+namespace {
+
+// Resolves name as execvp would; *missing says whether it does not exist (rather than not being executable).
+Result<std::string> find_program(const std::string& name, bool* missing) {
+    *missing = false;
     if (name.find('/') != std::string::npos) {
         struct stat st;
-        if (stat(name.c_str(), &st) != 0) return make_error(ErrorCode::BadInput, name + ": " + std::strerror(errno));
+        if (stat(name.c_str(), &st) != 0) {
+            *missing = errno == ENOENT || errno == ENOTDIR;
+            return make_error(ErrorCode::BadInput, name + ": " + std::strerror(errno));
+        }
         if (!is_executable_file(name)) return make_error(ErrorCode::BadInput, name + ": not an executable file");
         return name;
     }
     const std::string found = search_path(name);
+    *missing = found.empty();
     if (found.empty()) return make_error(ErrorCode::BadInput, name + ": command not found");
     return found;
+}
+
+}  // namespace
+
+bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure) {
+    auto valgrind = find_valgrind();
+    if (!valgrind) {
+        *failure = {valgrind.error().message, kExitOwnError};
+        return false;
+    }
+    auto tool_dir = find_tool_dir();
+    if (!tool_dir) {
+        *failure = {tool_dir.error().message, kExitOwnError};
+        return false;
+    }
+    bool missing = false;
+    auto program = find_program(command, &missing);
+    if (!program) {
+        *failure = {program.error().message, missing ? kExitNotFound : kExitNotExecutable};
+        return false;
+    }
+    *out = {*valgrind, *tool_dir, *program};
+    return true;
+}
+
+Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir) {
+    std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines
+    const std::size_t n = vg::format_event_program(program, text.data(), text.size());
+    const std::string path = dir + "/program";
+    std::ofstream out(path);
+    if (n == 0 || !out.write(text.data(), static_cast<std::streamsize>(n)) || !out.flush())
+        return system_error(path + ": cannot be written");
+    return path;
 }
 
 TempDir::~TempDir() {

@@ -7,7 +7,17 @@
 
 #include "events/status.h"
 
+namespace netburst::emu::vg {
+struct EventProgram;
+}
+
 namespace netburst::emu::run {
+
+// Exit statuses of netburst-run's own failures; otherwise it exits with the program's status (128 + the signal
+// number when a signal killed it), as a shell would.
+constexpr int kExitOwnError = 125;
+constexpr int kExitNotExecutable = 126;
+constexpr int kExitNotFound = 127;
 
 // The valgrind launcher: $NETBURST_VALGRIND, else `valgrind` on the PATH. The error says which package to install.
 Result<std::string> find_valgrind();
@@ -16,9 +26,19 @@ Result<std::string> find_valgrind();
 // emulator/valgrind/lib; else the installed one (pkglibdir/valgrind).
 Result<std::string> find_tool_dir();
 
-// Resolves the program as execvp would, so that a missing or non-executable program gets netburst-run's own
-// message rather than Valgrind's.
-Result<std::string> find_program(const std::string& name);
+// What a run needs before it starts: the launcher, the tool's directory and the program, resolved as execvp would
+// so that a missing or non-executable program gets netburst-run's own message rather than Valgrind's.
+struct Launch {
+    std::string valgrind, tool_dir, program;
+};
+struct LaunchFailure {
+    std::string message;
+    int exit_status = kExitOwnError;  // a shell's: kExitNotFound, kExitNotExecutable; else kExitOwnError
+};
+bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure);
+
+// Writes `program` as DIR/program, the file the tool's --program reads; returns its path.
+Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir);
 
 // A private directory under $TMPDIR (or /tmp) for the event program and the results; removed by the destructor.
 class TempDir {

@@ -26,11 +26,6 @@ namespace {
 using namespace netburst;
 using namespace netburst::emu::run;
 
-// Exit statuses of netburst-run's own failures; otherwise it exits with the program's status (128 + the signal
-// number when a signal killed it), as a shell would.
-constexpr int kExitOwnError = 125;
-constexpr int kExitNotExecutable = 126;
-constexpr int kExitNotFound = 127;
 
 const char* kUsage =
     "Usage: netburst-run [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -223,8 +218,8 @@ int main(int argc, char** argv) {
     po.model = o.model;
     po.hyper_threading = o.ht;
     po.with_l3 = o.l3;
-    if (const char* fp = std::getenv("PAPI_NETBURST_FP"); fp && *fp && !parse_fp_variant(fp, &po.fp))
-        fail(std::string("PAPI_NETBURST_FP=") + fp + ": expected sse, x87 or x87_sse_dp");
+    if (auto fp = fp_variant_from_environment(po.fp); fp) po.fp = *fp;
+    else fail(fp.error().message);
     EventPlan plan;
     if (!o.events.empty()) {
         auto p = plan_events(o.events, po);
@@ -234,22 +229,14 @@ int main(int argc, char** argv) {
             std::cerr << "netburst-run: -e all leaves out " << e << ": not countable in this configuration\n";
     }
 
-    auto valgrind = find_valgrind();
-    if (!valgrind) fail(valgrind.error().message);
-    auto tool_dir = find_tool_dir();
-    if (!tool_dir) fail(tool_dir.error().message);
-    auto program = find_program(o.command[0]);
-    if (!program) {
-        const bool missing = program.error().message.find("not found") != std::string::npos ||
-                             program.error().message.find("No such file") != std::string::npos;
-        fail(program.error().message, missing ? kExitNotFound : kExitNotExecutable);
-    }
+    Launch launch;
+    if (LaunchFailure f; !find_launch(o.command[0], &launch, &f)) fail(f.message, f.exit_status);
 
     TempDir dir;
     const bool progress = o.progress && isatty(STDERR_FILENO);
     if (!o.events.empty() || progress)
         if (auto made = dir.create(); !made) fail(made.error().message);
-    std::vector<std::string> args = {*valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
+    std::vector<std::string> args = {launch.valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
                                      "--ht=" + yes_no(o.ht), "--l3=" + yes_no(o.l3),
                                      "--cpu-wide=" + yes_no(o.cpu_wide), "--kernel-model=" + yes_no(o.kernel_model),
                                      "--timer-tick=" + std::to_string(o.timer_tick),
@@ -259,13 +246,9 @@ int main(int argc, char** argv) {
     if (auto made = dir.create(); !made) fail(made.error().message);
     args.push_back("--results=" + dir.path());
     if (!o.events.empty()) {
-        std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines
-        const std::size_t n = emu::vg::format_event_program(plan.program, text.data(), text.size());
-        const std::string program_file = dir.path() + "/program";
-        std::ofstream out(program_file);
-        if (n == 0 || !out.write(text.data(), static_cast<std::streamsize>(n)) || !out.flush())
-            fail(program_file + ": cannot be written");
-        args.push_back("--program=" + program_file);
+        auto program_file = write_event_program(plan.program, dir.path());
+        if (!program_file) fail(program_file.error().message);
+        args.push_back("--program=" + *program_file);
     }
     if (progress) args.push_back("--progress=" + dir.path());
     if (!o.record.empty()) args.push_back("--record=" + o.record);
@@ -274,7 +257,7 @@ int main(int argc, char** argv) {
     args.insert(args.end(), o.command.begin(), o.command.end());
 
     ProgressLine line(dir.path());
-    auto ran = progress ? run_and_wait(args, *tool_dir, [&line] { line.update(); }) : run_and_wait(args, *tool_dir);
+    auto ran = progress ? run_and_wait(args, launch.tool_dir, [&line] { line.update(); }) : run_and_wait(args, launch.tool_dir);
     line.clear();
     if (!ran) fail(ran.error().message);
     const int exit_status = ran->signaled ? 128 + ran->status : ran->status;

@@ -24,9 +24,6 @@ namespace netburst::emu::run {
 
 namespace {
 
-constexpr int kExitOwnError = 125;
-constexpr int kExitNotExecutable = 126;
-constexpr int kExitNotFound = 127;
 constexpr std::uint64_t kDefaultPeriod = 100000;
 
 const char* kUsage =
@@ -161,38 +158,24 @@ int record_main(int argc, char** argv) {
     SampleOptions so;
     so.model = o.model;
     so.period = o.period;
-    if (const char* fp = std::getenv("PAPI_NETBURST_FP"); fp && *fp && !parse_fp_variant(fp, &so.fp))
-        fail(std::string("PAPI_NETBURST_FP=") + fp + ": expected sse, x87 or x87_sse_dp");
+    if (auto fp = fp_variant_from_environment(so.fp); fp) so.fp = *fp;
+    else fail(fp.error().message);
     auto plan = plan_sampling(o.event, so);
     if (!plan) fail(plan.error().message);
 
-    auto valgrind = find_valgrind();
-    if (!valgrind) fail(valgrind.error().message);
-    auto tool_dir = find_tool_dir();
-    if (!tool_dir) fail(tool_dir.error().message);
-    auto program = find_program(o.command[0]);
-    if (!program) {
-        const bool missing = program.error().message.find("not found") != std::string::npos ||
-                             program.error().message.find("No such file") != std::string::npos;
-        fail(program.error().message, missing ? kExitNotFound : kExitNotExecutable);
-    }
+    Launch launch;
+    if (LaunchFailure f; !find_launch(o.command[0], &launch, &f)) fail(f.message, f.exit_status);
 
     TempDir dir;
     if (auto made = dir.create(); !made) fail(made.error().message);
-    std::vector<char> text(1 << 16);
-    const std::size_t n = vg::format_event_program(plan->program, text.data(), text.size());
-    const std::string program_file = dir.path() + "/program";
-    {
-        std::ofstream out(program_file);
-        if (n == 0 || !out.write(text.data(), static_cast<std::streamsize>(n)) || !out.flush())
-            fail(program_file + ": cannot be written");
-    }
+    auto program_file = write_event_program(plan->program, dir.path());
+    if (!program_file) fail(program_file.error().message);
     const bool progress = o.progress && isatty(STDERR_FILENO);
-    std::vector<std::string> args = {*valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
+    std::vector<std::string> args = {launch.valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
                                      "--kernel-model=" + yes_no(o.kernel_model),
                                      "--timer-tick=" + std::to_string(o.timer_tick),
                                      "--trace-children=" + yes_no(o.children), "--results=" + dir.path(),
-                                     "--program=" + program_file};
+                                     "--program=" + *program_file};
     if (o.pmi_skid >= 0) args.push_back("--pmi-skid=" + std::to_string(o.pmi_skid));
     if (progress) args.push_back("--progress=" + dir.path());
     for (const std::string& v : o.valgrind_options) args.push_back(v);
@@ -200,7 +183,7 @@ int record_main(int argc, char** argv) {
     args.insert(args.end(), o.command.begin(), o.command.end());
 
     ProgressLine line(dir.path());
-    auto ran = progress ? run_and_wait(args, *tool_dir, [&line] { line.update(); }) : run_and_wait(args, *tool_dir);
+    auto ran = progress ? run_and_wait(args, launch.tool_dir, [&line] { line.update(); }) : run_and_wait(args, launch.tool_dir);
     line.clear();
     if (!ran) fail(ran.error().message);
     const int exit_status = ran->signaled ? 128 + ran->status : ran->status;
