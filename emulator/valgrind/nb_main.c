@@ -149,17 +149,9 @@ void nb_files_after_fork(void) {
 
 static void load_program(void) {
     if (!nb_clo.program) return;
-    SysRes r = VG_(open)(nb_clo.program, VKI_O_RDONLY, 0);
-    if (sr_isError(r)) VG_(fmsg_bad_option)("--program", "cannot open %s\n", nb_clo.program);
-    const Int fd = (Int)sr_Res(r);
-    SizeT cap = 1 << 16, len = 0;
-    HChar* text = VG_(malloc)("netburst.program", cap);
-    Int n;
-    while ((n = VG_(read)(fd, text + len, (Int)(cap - len))) > 0) {
-        len += n;
-        if (len == cap) text = VG_(realloc)("netburst.program", text, cap *= 2);
-    }
-    VG_(close)(fd);
+    SizeT len = 0;
+    HChar* text = nb_read_file(nb_clo.program, "netburst.program", &len);
+    if (text == NULL) VG_(fmsg_bad_option)("--program", "cannot open %s\n", nb_clo.program);
     const char* error = nb_rt_load_program(text, len);
     if (error) VG_(fmsg_bad_option)("--program", "%s: %s\n", nb_clo.program, error);
     VG_(free)(text);

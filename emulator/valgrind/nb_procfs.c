@@ -27,24 +27,6 @@ static Bool is_own_maps(const HChar* path) {
     return VG_(strcmp)(path, mine) == 0;
 }
 
-/* The whole of a file, NUL-terminated, in a buffer the caller frees; NULL when it cannot be read. */
-static HChar* read_all(const HChar* path, SizeT* length) {
-    const SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
-    if (sr_isError(r)) return NULL;
-    const Int fd = (Int)sr_Res(r);
-    SizeT cap = 1 << 16, len = 0;
-    HChar* text = VG_(malloc)("netburst.maps", cap);
-    Int n;
-    while ((n = VG_(read)(fd, text + len, (Int)(cap - len - 1))) > 0) {
-        len += (SizeT)n;
-        if (len + 1 == cap) text = VG_(realloc)("netburst.maps", text, cap *= 2);
-    }
-    VG_(close)(fd);
-    text[len] = 0;
-    *length = len;
-    return text;
-}
-
 /* Keeps the lines whose range belongs to the client; returns the new length. */
 static SizeT client_lines_only(HChar* text, SizeT length) {
     SizeT out = 0, line = 0;
@@ -67,7 +49,7 @@ static SizeT client_lines_only(HChar* text, SizeT length) {
 /* After a successful open of the program's maps: the descriptor `fd` reads the filtered copy instead. */
 static void substitute(Int fd) {
     SizeT length = 0;
-    HChar* text = read_all("/proc/self/maps", &length);
+    HChar* text = nb_read_file("/proc/self/maps", "netburst.maps", &length);
     if (text == NULL) return;
     length = client_lines_only(text, length);
     static UInt serial;

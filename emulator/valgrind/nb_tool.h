@@ -59,6 +59,9 @@ void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res
 /* In a forked child, before the runtime restarts its counts. */
 void nb_clock_fork_child(void);
 
+/* ---- A whole file, NUL-terminated, in a buffer the caller frees; NULL when it cannot be opened (nb_read_file.c) */
+HChar* nb_read_file(const HChar* path, const HChar* cost_centre, SizeT* length);
+
 /* ---- /proc/self/maps without Valgrind's mappings (nb_procfs.c) ---- */
 void nb_procfs_post_syscall(UInt syscallno, UWord* args, SysRes res);
 
