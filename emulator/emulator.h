@@ -20,13 +20,22 @@
 
 namespace netburst::emu {
 
+// The delivery time of an imprecise PMI, from the counter's overflow to the interrupt being taken, in cycles. No
+// measurement of it alone is published; it is fitted to the one measurement of its effect, Sprunt's Figure 5 (IEEE
+// Micro 2002: IEBS samples of the l1_miss benchmark 65 or more instructions after the missing load, 46.5 % of
+// them at +69). With 56 cycles, examples/l1_miss on model 2 puts its IEBS samples at +69 (doc/sampling.md, "The
+// skid"). A macro so that the tools' help texts print it.
+#define NB_DEFAULT_PMI_SKID_CYCLES 56
+#define NB_STRINGIFY_VALUE_(x) #x
+#define NB_STRINGIFY_VALUE(x) NB_STRINGIFY_VALUE_(x)
+
 struct EmulatorConfig {
     unsigned model = 2;
     bool hyper_threading = false;
     bool with_l3 = false;
     bool long_mode = true;
     bool pebs_available = true;
-    unsigned pmi_skid_cycles = 20;  // see doc/emulator-model.md: delivery latency of an imprecise PMI
+    unsigned pmi_skid_cycles = NB_DEFAULT_PMI_SKID_CYCLES;
     // Every instruction in the timing tier, even while no counter needs it (comparisons, tests, cycle reports).
     bool force_timing = false;
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/emulator.h"
 #include "emulator/run/callgrind_out.h"
 #include "emulator/run/launch.h"
 #include "emulator/run/perf_data.h"
@@ -40,7 +41,8 @@ const char* kUsage =
     "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
     "                       count beside samples x period (callgrind_annotate, KCachegrind)\n"
     "      --model N        the emulated processor: family 0FH model 0, 1, 2 (default), 3, 4 or 6\n"
-    "      --pmi-skid N     cycles from an overflow to its interrupt being taken (default: the emulator's, 20)\n"
+    "      --pmi-skid N     cycles from an overflow to its interrupt being taken (default: the emulator's, "
+    NB_STRINGIFY_VALUE(NB_DEFAULT_PMI_SKID_CYCLES) ")\n"
     "      --kernel-model=no  no synthetic kernel path for system calls (default: yes)\n"
     "      --timer-tick N   with the kernel model, a timer interrupt every N instructions (default 8000000; 0: none)\n"
     "      --no-children    do not follow exec'd programs\n"

@@ -18,7 +18,7 @@ struct ReplayOptions {
     bool hyper_threading = false;     // implied by two traces
     std::vector<std::string> events;  // event strings, programmed through the allocator and encoder
     std::string msr_file;             // raw writes applied before the trace
-    unsigned pmi_skid_cycles = 20;
+    unsigned pmi_skid_cycles = NB_DEFAULT_PMI_SKID_CYCLES;
     bool pebs_available = true;
     bool timing = false;  // every instruction in the timing tier (else only while a counter needs cycles)
 };

@@ -277,7 +277,7 @@ TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
         const ToolRun r = run_command(netburst_run() + " record --no-progress -e " + event + " -c 101 -o " + dir + out +
                                       " -- " + l1_miss + " 2000");
         EXPECT_EQ(r.status, 0) << r.err;
-        return run_command("PERF_CONFIG=/dev/null perf script -f -i " + dir + out + " -F ip,sym" +
+        return run_command("PERF_CONFIG=/dev/null perf script -f -i " + dir + out + " -F ip,sym,symoff" +
                            (event.find("precise") != std::string::npos ? ",addr" : ""));
     };
     const ToolRun pebs = rec("1stL_cache_load_miss_retired:precise=1", "l1_pebs.data");
@@ -295,6 +295,12 @@ TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
     }
     ASSERT_EQ(pebs_ips.size(), 1u) << pebs.out.substr(0, 2000);  // +0 in 100 % of the samples
     const std::string load = pebs_ips.begin()->first;
+    std::string pebs_sym;  // walk+0xOFFSET of the load
+    for (const std::string& l : lines_of(pebs.out)) {
+        std::istringstream words(l);
+        std::string addr, ip, sym;
+        if (words >> addr >> ip >> sym && ip == load) pebs_sym = sym;
+    }
     EXPECT_GE(pebs_ips[load], 2000u * 8 / 101 - 1);
     EXPECT_EQ(addresses.size(), 8u);
     for (const auto& [a, n] : addresses) {
@@ -302,15 +308,37 @@ TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
         EXPECT_NEAR(n, pebs_ips[load] / 8.0, 1.0) << a;
     }
     unsigned in_walk = 0, on_load = 0;
+    std::map<std::string, unsigned> iebs_ips;
     for (const std::string& l : lines_of(iebs.out)) {
         std::istringstream words(l);
         std::string ip, sym;
         if (!(words >> ip >> sym) || sym.rfind("walk", 0) != 0) continue;
         ++in_walk;
+        ++iebs_ips[ip];
         if (ip == load) ++on_load;
     }
     EXPECT_GE(in_walk, 2000u * 8 / 101 - 2);
     EXPECT_EQ(on_load, 0u);
+    // Sprunt: 65 or more instructions after the load (the default delivery time is fitted to his +69). Counted in
+    // objdump's listing of the file, where the load is at walk's address plus its offset in walk.
+    const ToolRun walk = run_command("nm " + l1_miss + " | awk '$3 ~ /^walk/ { print $1 }'");
+    ASSERT_EQ(walk.status, 0) << walk.err;
+    const std::size_t plus = pebs_sym.find("+0x");
+    ASSERT_NE(plus, std::string::npos) << pebs_sym;
+    const std::uint64_t file_load = std::stoull(walk.out, nullptr, 16) + std::stoull(pebs_sym.substr(plus + 3), nullptr, 16);
+    const auto hex = [](std::uint64_t v) {
+        std::ostringstream o;
+        o << std::hex << v;
+        return o.str();
+    };
+    for (const auto& [ip, n] : iebs_ips) {
+        const std::uint64_t file_ip = file_load + (std::stoull(ip, nullptr, 16) - std::stoull(load, nullptr, 16));
+        const ToolRun between = run_command("objdump -d --no-show-raw-insn --start-address=0x" + hex(file_load) +
+                                            " --stop-address=0x" + hex(file_ip) + " " + l1_miss +
+                                            " | grep -c '^ *[0-9a-f]*:'");
+        ASSERT_EQ(between.status, 0) << between.err;
+        EXPECT_GE(std::stoul(between.out), 65u) << n << " samples at " << ip << ", the load at " << load;
+    }
 }
 
 TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {
