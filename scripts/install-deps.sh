@@ -7,7 +7,8 @@
 # openmpi-bin and libopenmpi-dev build and launch the MPI example (examples/stencil.c, doc/mpi.md).
 # scripts/invariance.sh runs gzip and bzip2 under the emulator.
 # linux-perf reads what `netburst-run record` writes (perf report, script, annotate, mem report; its tests check
-# that); gnuplot-nox draws the l1_miss sampling figures (scripts/l1_miss-figures.py, doc/sampling.md).
+# that); gnuplot-nox draws the l1_miss sampling figures (scripts/l1_miss-figures.py, doc/sampling.md); python3 runs
+# that script and scripts/bench-workloads.py.
 set -euo pipefail
 
 packages=(
@@ -17,7 +18,7 @@ packages=(
   dpkg-dev gfortran valgrind
   openmpi-bin libopenmpi-dev
   gzip bzip2
-  linux-perf gnuplot-nox
+  linux-perf gnuplot-nox python3
 )
 
 missing=()
