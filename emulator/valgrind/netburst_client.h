@@ -33,8 +33,9 @@ enum nb_client_request {
 #define NB_NOT_EMULATED 3    /* not running under netburst-run */
 #define NB_NO_PMI 4          /* NB_REQ_TAKE_PMI: no interrupt is queued for the calling thread */
 
-/* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). */
-#define NB_CLIENT_PROTOCOL_VERSION 3
+/* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). 4: struct nb_pmi carries PEBS
+ * buffer-threshold interrupts and their record (PAPI's precise overflow). */
+#define NB_CLIENT_PROTOCOL_VERSION 4
 
 struct nb_emulator_info {
     uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */
@@ -66,6 +67,16 @@ struct nb_pmi {
     uint64_t cycle;      /* the emulated cycle it was taken at */
     uint32_t overflowed; /* counters 0-17 whose OVF flag was set, as a bit mask */
     uint32_t logical_processor;
+    /* Since protocol 4: a PEBS buffer-threshold interrupt (pebs = 1) names the record whose write reached the
+     * threshold (the program sets a threshold of one record, so one interrupt per record). The emulator does not
+     * snapshot the guest's registers: it fills EIP, and the register a memory operand is addressed by alone (base
+     * plus displacement) from the sampled uop's address; pebs_valid says which record fields it filled (bit i for
+     * field i: 0 EFLAGS, 1 EIP, 2-9 EAX EBX ECX EDX ESI EDI EBP ESP, 10-17 R8-R15). pebs_data_address is the
+     * sampled load's or store's address, which the hardware record does not hold. */
+    uint32_t pebs;
+    uint32_t pebs_valid;
+    uint64_t pebs_record;       /* the record's linear address; 0: none was written (the buffer was full) */
+    uint64_t pebs_data_address; /* 0 when the sampled uop has no memory operand */
 };
 
 /* Fills *info and returns NB_OK under the emulator; NB_NOT_EMULATED otherwise. */

@@ -59,6 +59,13 @@ struct alignas(8) InsnInfo {
     const GroupPlan* run_plan = nullptr;
 };
 
+// What the tool adds to a PEBS record it hands the guest (netburst_client.h, struct nb_pmi since protocol 4).
+struct PebsNote {
+    std::uint64_t record = 0;
+    std::uint64_t data_address = 0;
+    std::uint32_t valid = 0;
+};
+
 struct ThreadContext {
     bool live = false;
     bool ran = false;
@@ -80,6 +87,12 @@ struct ThreadContext {
     PmiRecord pmi_queue[kPmiQueue];
     std::uint8_t pmi_first = 0;
     std::uint8_t pmi_count = 0;
+    // PEBS records written and not yet matched with their buffer-threshold PMI (which may be taken in a later
+    // batch), oldest first; and each queued PMI's note (valid where pmi_queue's pebs_threshold is set).
+    PebsNote pebs_pending[kPmiQueue];
+    std::uint8_t pebs_first = 0;
+    std::uint8_t pebs_count = 0;
+    PebsNote pmi_notes[kPmiQueue];
 };
 
 class ToolRuntime {
