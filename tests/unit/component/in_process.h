@@ -43,12 +43,25 @@ public:
             }
         return IoStatus::Ok;
     }
-    IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) override {
+    IoStatus take_interrupt(Interrupt* out) override {
         emu::PmiRecord r;
         if (!delivering_ || emu_->pmu().take_pmis(&r, 1) == 0) return IoStatus::Unavailable;
-        *eip = r.eip;
-        *overflowed = r.overflowed;
+        out->eip = r.eip;
+        out->overflowed = r.overflowed;
+        out->pebs = r.pebs_threshold;
+        if (r.pebs_threshold) {  // the record the threshold interrupt is for (one per record, as the tool pairs them)
+            emu::PebsRecord record;
+            if (emu_->pmu().take_pebs_records(&record, 1) == 1) {
+                out->pebs_record = record.address;
+                out->pebs_valid = 1u << 1;
+                out->pebs_data_address = record.has_data_address ? record.data_address : 0;
+            }
+        }
         return IoStatus::Ok;
+    }
+    bool pebs_possible(std::string* why) const override {
+        why->clear();
+        return true;
     }
 
     unsigned writes = 0;
@@ -98,6 +111,8 @@ public:
     InProcessBackend& backend() { return *backend_; }
     emu::Emulator& emulator() { return *emu_; }
 
+    // Where the next instruction of the known work will be.
+    std::uint64_t pc() const { return pc_; }
     // The logical processor the next component call and instructions belong to.
     void on_thread(unsigned t) { thread_ = t; }
     unsigned thread() const { return thread_; }

@@ -78,6 +78,19 @@ struct PmuClaim {
     unsigned logical_processor = 0;
 };
 
+// One overflow interrupt as the backend hands it to the handler.
+struct Interrupt {
+    std::uint64_t eip = 0;       // the instruction it returns to (0: unknown)
+    CounterMask overflowed = 0;  // counters whose OVF flag was set
+    // A PEBS buffer-threshold interrupt: the record whose write reached the threshold (0: none), which record
+    // fields the backend knows to hold the machine's values (bit i for field i, encode/program.h), and the sampled
+    // uop's data address where the backend knows it (0 otherwise).
+    bool pebs = false;
+    std::uint64_t pebs_record = 0;
+    std::uint32_t pebs_valid = 0;
+    std::uint64_t pebs_data_address = 0;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -130,12 +143,16 @@ public:
         (void)on;
         return IoStatus::Unsupported;
     }
-    // The calling thread's oldest PMI not yet taken: the instruction it returns to (0: unknown) and the counters
-    // that had overflowed. Unavailable when none is queued.
-    virtual IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) {
-        (void)eip;
-        (void)overflowed;
+    // The calling thread's oldest PMI not yet taken. Unavailable when none is queued.
+    virtual IoStatus take_interrupt(Interrupt* out) {
+        (void)out;
         return IoStatus::Unavailable;
+    }
+    // Whether the backend can arm PEBS for the program (a DS save area in the program's memory, its buffer
+    // interrupt delivered as interrupt_signal()); *why says why not.
+    virtual bool pebs_possible(std::string* why) const {
+        *why = "this backend cannot deliver PEBS buffer interrupts to the program";
+        return false;
     }
 
     // Why the last access the calling thread made was refused, when the backend refused it itself ("" if not).
