@@ -279,6 +279,22 @@ TEST(HardwareOverflow, AddressIsTheModelledInstructionAndVectorIsExact) {
     run(std::string("rm -rf ") + dir);
 }
 
+// --- PEBS through PAPI: :precise and PAPI_overflow ------------------------------------------------------------
+
+// pebs_overflow's checks: every handler address is the target load (found by its label), one call per period of
+// the final count, the records' RAX the ring's eight addresses 8 KB apart, and the refusals explained.
+TEST(HardwareOverflow, PreciseEventSamplesTheExactInstructionByPebs) {
+    const Outcome r = run(emulated(guest("pebs_overflow")));
+    EXPECT_EQ(r.status, 0) << r.output;
+    for (const char* check : {"not_pebs_capable_refused", "not_pebs_capable_explained", "first_precise_added",
+                              "second_precise_is_ECNFLCT", "second_precise_explained", "second_precise_keeps_the_set",
+                              "overflow_set", "samples_taken", "every_address_is_the_load", "vector_names_the_event",
+                              "one_call_per_period", "count_is_the_misses", "records_have_rax",
+                              "rax_is_the_data_address", "rax_is_the_ring"})
+        EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos) << check << "\n" << r.output;
+    EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
+}
+
 // --- PAPI's Fortran interface --------------------------------------------------------------------------------
 
 TEST(Fortran, CountsADotProduct) {
