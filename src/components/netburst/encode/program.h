@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "alloc/schedule.h"
+#include "table/msr_map.h"
 
 namespace netburst {
 
@@ -33,16 +34,7 @@ std::uint64_t overflow_start_value(std::uint64_t threshold);
 // next event it counts writes a record (EFLAGS, EIP and the general registers at that instruction's start) into
 // the PEBS buffer of the DS save area instead of being counted; the counter reloads from the area's "PEBS counter
 // reset", and a buffer reaching its interrupt threshold raises a PMI. The DS save area is in the 64-bit layout
-// (IA-32e mode): management fields of 8 bytes, PEBS records of 18 fields of 8 bytes.
-constexpr unsigned kDsPebsBase = 0x20;        // PEBS buffer base
-constexpr unsigned kDsPebsIndex = 0x28;       // where the next record goes
-constexpr unsigned kDsPebsMaximum = 0x30;     // absolute maximum: one past the last record
-constexpr unsigned kDsPebsThreshold = 0x38;   // interrupt threshold
-constexpr unsigned kDsPebsCounterReset = 0x40;
-constexpr unsigned kDsManagementBytes = 0x48;
-constexpr unsigned kPebsRecordBytes = 144;
-// A record's fields in order (8 bytes each): EFLAGS, EIP, then EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, R8-R15.
-constexpr unsigned kPebsRecordFields = 18;
+// (IA-32e mode, table/msr_map.h).
 
 struct PebsArming {
     std::uint64_t ds_area = 0;  // the DS save area's linear address; the buffer follows its management fields
