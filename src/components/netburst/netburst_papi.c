@@ -8,7 +8,9 @@
  * PAPI counts with this component as component 0, so that the presets and PAPI's test suites use it. Overflow and
  * profiling take the PMU's overflow interrupt where the backend can deliver it as a signal (the emulator:
  * hardware_intr = 1, set_overflow and dispatch_timer below, doc/sampling.md "PAPI's hardware overflow"), and PAPI's
- * software emulation otherwise and with PAPI_OVERFLOW_FORCE_SW; multiplexing is PAPI's software multiplexing. */
+ * software emulation otherwise and with PAPI_OVERFLOW_FORCE_SW; multiplexing is PAPI's software multiplexing. An
+ * event with :precise samples by PEBS through the same interrupt path, and papi_netburst_get_pebs_sample (below,
+ * papi_netburst.h) gives the handler the record (doc/sampling.md "PEBS through PAPI"). */
 #include <string.h>
 
 #include "papi.h"
