@@ -230,8 +230,8 @@ unsigned record_field_of_register(unsigned n) {
 // register alone (plus a displacement, no index, no segment override, 64-bit addressing), that register held the
 // address minus the displacement at the instruction's start. It is written into the record; the note says which
 // fields hold values.
-PebsNote complete_record(const PebsRecord& r) {
-    PebsNote note;
+nb_pebs_note complete_record(const PebsRecord& r) {
+    nb_pebs_note note{};
     note.record = r.address;
     note.valid = 1u << 1;  // EIP
     if (!r.has_data_address) return note;
@@ -269,19 +269,17 @@ void ToolRuntime::deliver_pmis() {
     ThreadContext& t = threads_[current_];
     if (t.pmi_signal == 0 || config_.cpu_wide) return;
     // The records of the program's PEBS (the component arms it for PAPI's precise overflow), completed and kept
-    // until their buffer-threshold PMI is taken: a record, then its interrupt, with the program's threshold of
-    // one record.
+    // until the program takes them.
     PebsRecord records[8];
     for (;;) {
         const unsigned n = emu_->pmu().take_pebs_records(records, 8);
         if (n == 0) break;
         for (unsigned i = 0; i < n; ++i) {
-            const PebsNote note = complete_record(records[i]);
-            if (t.pebs_count == ThreadContext::kPmiQueue) {  // the oldest loses its note
-                t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPmiQueue);
+            if (t.pebs_count == ThreadContext::kPebsNotes) {  // the oldest loses its note
+                t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
                 --t.pebs_count;
             }
-            t.pebs_pending[(t.pebs_first + t.pebs_count) % ThreadContext::kPmiQueue] = note;
+            t.pebs_notes[(t.pebs_first + t.pebs_count) % ThreadContext::kPebsNotes] = complete_record(records[i]);
             ++t.pebs_count;
         }
     }
@@ -291,27 +289,14 @@ void ToolRuntime::deliver_pmis() {
         const unsigned n = emu_->pmu().take_pmis(taken, 8);
         if (n == 0) break;
         for (unsigned i = 0; i < n; ++i) {
-            PebsNote note;
-            if (taken[i].pebs_threshold && t.pebs_count != 0) {
-                note = t.pebs_pending[t.pebs_first];
-                t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPmiQueue);
-                --t.pebs_count;
-            }
             if (t.pmi_count == ThreadContext::kPmiQueue) {
                 // The guest has not fetched for a long time: the newest entry stands for both (the handler
-                // reloads every counter named, which is what a merged interrupt line does on hardware too). A
-                // PEBS record's own interrupt is not merged away: the newest record's stays.
-                const unsigned last = (t.pmi_first + t.pmi_count - 1) % ThreadContext::kPmiQueue;
-                const std::uint32_t overflowed = t.pmi_queue[last].overflowed | taken[i].overflowed;
-                if (taken[i].pebs_threshold) {
-                    t.pmi_queue[last] = taken[i];
-                    t.pmi_notes[last] = note;
-                }
-                t.pmi_queue[last].overflowed = overflowed;
+                // reloads every counter named, which is what a merged interrupt line does on hardware too).
+                PmiRecord& last = t.pmi_queue[(t.pmi_first + t.pmi_count - 1) % ThreadContext::kPmiQueue];
+                last.overflowed |= taken[i].overflowed;
+                last.pebs_threshold = last.pebs_threshold || taken[i].pebs_threshold;
             } else {
-                const unsigned slot = (t.pmi_first + t.pmi_count) % ThreadContext::kPmiQueue;
-                t.pmi_queue[slot] = taken[i];
-                t.pmi_notes[slot] = note;
+                t.pmi_queue[(t.pmi_first + t.pmi_count) % ThreadContext::kPmiQueue] = taken[i];
                 ++t.pmi_count;
             }
             queued = true;
@@ -353,13 +338,28 @@ int ToolRuntime::take_pmi(nb_pmi* out) {
     out->cycle = r.cycle;
     out->overflowed = r.overflowed;
     out->logical_processor = r.thread;
-    const PebsNote& note = t.pmi_notes[t.pmi_first];
     out->pebs = r.pebs_threshold ? 1 : 0;
-    out->pebs_valid = r.pebs_threshold ? note.valid : 0;
-    out->pebs_record = r.pebs_threshold ? note.record : 0;
-    out->pebs_data_address = r.pebs_threshold ? note.data_address : 0;
+    out->reserved = 0;
     t.pmi_first = static_cast<std::uint8_t>((t.pmi_first + 1) % ThreadContext::kPmiQueue);
     --t.pmi_count;
+    return NB_OK;
+}
+
+int ToolRuntime::take_pebs(nb_pebs_note* out) {
+    if (current_ == 0) return NB_NO_PMI;
+    deliver_pmis();  // what the instructions before this request wrote
+    ThreadContext& t = threads_[current_];
+    if (t.pebs_count == 0) return NB_NO_PMI;
+    *out = t.pebs_notes[t.pebs_first];
+    t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
+    --t.pebs_count;
+    out->rewound = 0;
+    std::uint64_t ds = 0, base = 0, index = 0;
+    if (t.pebs_count == 0 && emu_->read_msr(lp_, kMsrDsArea, &ds) == MsrResult::Ok &&
+        nb_host_read_guest(ds + kDsPebsBase, &base, sizeof base) &&
+        nb_host_read_guest(ds + kDsPebsIndex, &index, sizeof index) && index == out->record + kPebsRecordBytes &&
+        index > base && nb_host_write_guest(ds + kDsPebsIndex, &base, sizeof base))
+        out->rewound = static_cast<std::uint32_t>((index - base) / kPebsRecordBytes);
     return NB_OK;
 }
 

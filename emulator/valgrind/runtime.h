@@ -59,13 +59,6 @@ struct alignas(8) InsnInfo {
     const GroupPlan* run_plan = nullptr;
 };
 
-// What the tool adds to a PEBS record it hands the guest (netburst_client.h, struct nb_pmi since protocol 4).
-struct PebsNote {
-    std::uint64_t record = 0;
-    std::uint64_t data_address = 0;
-    std::uint32_t valid = 0;
-};
-
 struct ThreadContext {
     bool live = false;
     bool ran = false;
@@ -87,12 +80,12 @@ struct ThreadContext {
     PmiRecord pmi_queue[kPmiQueue];
     std::uint8_t pmi_first = 0;
     std::uint8_t pmi_count = 0;
-    // PEBS records written and not yet matched with their buffer-threshold PMI (which may be taken in a later
-    // batch), oldest first; and each queued PMI's note (valid where pmi_queue's pebs_threshold is set).
-    PebsNote pebs_pending[kPmiQueue];
+    // The PEBS records its PMU wrote, not yet taken (NB_REQ_TAKE_PEBS), oldest first: as many as the component's
+    // buffer holds.
+    static constexpr unsigned kPebsNotes = 32;
+    nb_pebs_note pebs_notes[kPebsNotes];
     std::uint8_t pebs_first = 0;
     std::uint8_t pebs_count = 0;
-    PebsNote pmi_notes[kPmiQueue];
 };
 
 class ToolRuntime {
@@ -118,6 +111,7 @@ public:
     // PMIs to the guest: the signal the current thread wants for its PMU's interrupts, and its oldest one.
     void set_pmi_signal(int signo);
     int take_pmi(nb_pmi* out);
+    int take_pebs(nb_pebs_note* out);
     // The guest's CPUID on the current thread's logical processor (guest_cpuid.h).
     CpuidRegs cpuid(std::uint32_t leaf, std::uint32_t subleaf) const;
     const nb_emulator_info& machine() const { return machine_; }
