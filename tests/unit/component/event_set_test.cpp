@@ -551,3 +551,41 @@ TEST(EventSet, PreciseRefusalsAreExplained) {
     ASSERT_EQ(make_set(&set, {"1stL_cache_load_miss_retired:precise=1"}, kUser, 1, &reason), NB_STATUS_OK) << reason;
     EXPECT_EQ(set.counter_of[0], 17);
 }
+
+// PEBS beside an ordinary overflow in one set: each event gets its own samples, the PEBS ones at the load.
+TEST(EventSet, PreciseAndOrdinaryOverflowInOneSet) {
+    EmulatedMachine m;
+    nb_event_set set;
+    std::string why;
+    ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;
+    SetMemory memory{&set};
+    emu::GuestMemory guest;
+    guest.context = &memory;
+    guest.read = read_set;
+    guest.write = write_set;
+    m.emulator().pmu().set_guest_memory(guest);
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 100), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 1, 1000), NB_STATUS_OK);
+    start(&set);
+    int precise = 0, ordinary = 0, precise_elsewhere = 0;
+    for (int chunk = 0; chunk < 10; ++chunk) {
+        const std::uint64_t load = m.pc();
+        m.loop(105, 3, 64);
+        m.straight(100);
+        std::uint64_t address = 0, events = 0;
+        while (nb_event_set_take_overflow(&set, &address, &events) == NB_STATUS_OK) {
+            if (events & 1u) {
+                ++precise;
+                precise_elsewhere += address != load;
+            }
+            if (events & 2u) ++ordinary;
+        }
+    }
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 1050);
+    EXPECT_EQ(set.values[1], 5200);
+    EXPECT_EQ(precise, 10);
+    EXPECT_EQ(precise_elsewhere, 0);
+    EXPECT_GE(ordinary, 4);  // the fifth wrap comes with the last instructions; its interrupt may wait
+    EXPECT_LE(ordinary, 5);
+}

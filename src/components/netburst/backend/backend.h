@@ -82,13 +82,19 @@ struct PmuClaim {
 struct Interrupt {
     std::uint64_t eip = 0;       // the instruction it returns to (0: unknown)
     CounterMask overflowed = 0;  // counters whose OVF flag was set
-    // A PEBS buffer-threshold interrupt: the record whose write reached the threshold (0: none), which record
-    // fields the backend knows to hold the machine's values (bit i for field i, encode/program.h), and the sampled
-    // uop's data address where the backend knows it (0 otherwise).
-    bool pebs = false;
-    std::uint64_t pebs_record = 0;
-    std::uint32_t pebs_valid = 0;
-    std::uint64_t pebs_data_address = 0;
+    bool pebs = false;           // raised by the PEBS buffer's threshold (its records: take_pebs_record)
+};
+
+// A PEBS record the PMU wrote into the DS save area's buffer: where, which of its fields the backend knows to hold
+// the machine's values (bit i for field i, table/msr_map.h), and the sampled uop's data address where the backend
+// knows it (0 otherwise).
+// `rewound`: the backend moved the buffer's index back to its base after this record, the last one written, and
+// the buffer had held that many records.
+struct PebsNote {
+    std::uint64_t record = 0;
+    std::uint32_t valid = 0;
+    std::uint64_t data_address = 0;
+    std::uint32_t rewound = 0;
 };
 
 class Backend {
@@ -145,6 +151,11 @@ public:
     }
     // The calling thread's oldest PMI not yet taken. Unavailable when none is queued.
     virtual IoStatus take_interrupt(Interrupt* out) {
+        (void)out;
+        return IoStatus::Unavailable;
+    }
+    // The calling thread's oldest PEBS record not yet taken, in the order the PMU wrote them. Unavailable when none.
+    virtual IoStatus take_pebs_record(PebsNote* out) {
         (void)out;
         return IoStatus::Unavailable;
     }

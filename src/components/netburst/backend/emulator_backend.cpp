@@ -69,9 +69,17 @@ IoStatus EmulatorBackend::take_interrupt(Interrupt* out) {
     out->eip = pmi.eip;
     out->overflowed = pmi.overflowed;
     out->pebs = pmi.pebs != 0;
-    out->pebs_record = pmi.pebs_record;
-    out->pebs_valid = pmi.pebs_valid;
-    out->pebs_data_address = pmi.pebs_data_address;
+    return IoStatus::Ok;
+}
+
+IoStatus EmulatorBackend::take_pebs_record(PebsNote* out) {
+    nb_pebs_note note{};
+    const int r = nb_take_pebs(&note);
+    if (r != NB_OK) return r == NB_NO_PMI ? IoStatus::Unavailable : status_of(r);
+    out->record = note.record;
+    out->valid = note.valid;
+    out->data_address = note.data_address;
+    out->rewound = note.rewound;
     return IoStatus::Ok;
 }
 

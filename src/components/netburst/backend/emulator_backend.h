@@ -37,6 +37,7 @@ public:
     int interrupt_signal() const override;
     IoStatus deliver_interrupts(bool on) override;
     IoStatus take_interrupt(Interrupt* out) override;
+    IoStatus take_pebs_record(PebsNote* out) override;
     bool pebs_possible(std::string* why) const override;
 };
 

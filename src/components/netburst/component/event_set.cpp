@@ -76,10 +76,18 @@ void set_ds_field(nb_event_set* set, unsigned offset, std::uint64_t value) {
 
 std::uint64_t ds_address(const nb_event_set* set) { return reinterpret_cast<std::uintptr_t>(set->pebs_area); }
 
+// A PEBS sample's handler may interrupt this between its two reads, rewinding the buffer and counting what it
+// held in pebs_records_before: the pair is read again until the handler did not run in between.
 std::uint64_t pebs_records_written(const nb_event_set* set) {
     const std::uint64_t base = ds_address(set) + kDsManagementBytes;
-    const std::uint64_t index = ds_field(set, kDsPebsIndex);
-    return set->pebs_records_before + (index > base ? (index - base) / kPebsRecordBytes : 0);
+    for (;;) {
+        const std::uint64_t before = set->pebs_records_before;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        const std::uint64_t index = ds_field(set, kDsPebsIndex);
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (before == set->pebs_records_before)
+            return before + (index > base ? (index - base) / kPebsRecordBytes : 0);
+    }
 }
 
 std::uint64_t pebs_total(const nb_event_set* set, std::uint64_t raw) {
@@ -571,32 +579,27 @@ int set_pebs_overflow(nb_event_set* set, unsigned counter, long long threshold) 
     return NB_STATUS_OK;
 }
 
-// A PEBS buffer-threshold interrupt: the record it names becomes the set's current sample, dispatched at its EIP
-// to the :precise event. When it is the last record written, the buffer's index goes back to its base (the
-// records before it were taken by earlier interrupts), counting what it held toward the event's total.
-int take_pebs_interrupt(nb_event_set* set, const Interrupt& in, std::uint64_t* address, std::uint64_t* event_mask) {
+// A PEBS record the backend noted becomes the set's current sample, dispatched at its EIP to the :precise event
+// (and any other spelling of it in the set). When the backend rewound the buffer after it, what the buffer held
+// counts toward the event's total from now on.
+void take_pebs_sample(nb_event_set* set, const PebsNote& note, std::uint64_t* address, std::uint64_t* event_mask) {
     const std::uint64_t base = ds_address(set) + kDsManagementBytes;
     const std::uint64_t end = base + std::uint64_t{NB_PEBS_RECORDS} * kPebsRecordBytes;
-    if (!set->running || !set->pebs_armed || in.pebs_record < base || in.pebs_record + kPebsRecordBytes > end ||
-        (in.pebs_record - base) % kPebsRecordBytes != 0)
-        return NB_STATUS_OK;
+    if (note.record < base || note.record + kPebsRecordBytes > end || (note.record - base) % kPebsRecordBytes != 0)
+        return;  // not this set's buffer
     papi_netburst_pebs_sample sample{};
-    for (unsigned f = 0; f < kPebsRecordFields; ++f)
-        sample.field[f] = ds_field(set, static_cast<unsigned>(in.pebs_record - ds_address(set)) + 8 * f);
-    sample.valid = in.pebs_valid;
-    sample.has_data_address = in.pebs_data_address != 0;
-    sample.data_address = in.pebs_data_address;
+    const unsigned offset = static_cast<unsigned>(note.record - ds_address(set));
+    for (unsigned f = 0; f < kPebsRecordFields; ++f) sample.field[f] = ds_field(set, offset + 8 * f);
+    sample.valid = note.valid;
+    sample.has_data_address = note.data_address != 0;
+    sample.data_address = note.data_address;
     sample.sequence = ++set->pebs_samples;
     set->pebs_last = sample;
-    const std::uint64_t index = ds_field(set, kDsPebsIndex);
-    if (in.pebs_record + kPebsRecordBytes == index) {
-        set->pebs_records_before += (index - base) / kPebsRecordBytes;
-        set_ds_field(set, kDsPebsIndex, base);
-    }
+    set->pebs_records_before += note.rewound;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     *address = sample.field[PAPI_NETBURST_EIP];
     for (unsigned i = 0; i < set->num_events; ++i)
         if (set->counter_of[i] == set->counter_of[set->pebs_event]) *event_mask |= std::uint64_t{1} << i;
-    return NB_STATUS_OK;
 }
 
 }  // namespace
@@ -611,10 +614,14 @@ int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigne
     const std::uint64_t cccr = cccr_with_overflow_interrupt(set->cccr[c], interrupt, set->logical_processor);
     const std::uint64_t start = interrupt ? overflow_start_value(static_cast<std::uint64_t>(threshold)) : 0;
     // The start writes come from the encoder in the order it chose (counter value before CCCR enable); only the
-    // two values of this counter change.
+    // two values of this counter change, in the PEBS-armed copy too.
     for (unsigned i = 0; i < set->num_start_writes; ++i) {
         if (set->start_writes[i].msr == kCounters[c].counter_msr) set->start_writes[i].value = start;
         if (set->start_writes[i].msr == kCounters[c].cccr_msr) set->start_writes[i].value = cccr;
+    }
+    for (unsigned i = 0; i < set->num_pebs_start_writes; ++i) {
+        if (set->pebs_start_writes[i].msr == kCounters[c].counter_msr) set->pebs_start_writes[i].value = start;
+        if (set->pebs_start_writes[i].msr == kCounters[c].cccr_msr) set->pebs_start_writes[i].value = cccr;
     }
     set->cccr[c] = cccr;
     set->threshold[c] = interrupt ? static_cast<std::uint64_t>(threshold) : 0;
@@ -624,11 +631,18 @@ int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigne
 }
 
 int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* address, std::uint64_t* event_mask) {
+    *event_mask = 0;
+    // PEBS records first, one per call, whichever interrupt announced them: a buffer-threshold interrupt may have
+    // been merged with another on the interrupt line, and a record may be written before its own interrupt.
+    PebsNote note;
+    if (set->running && set->pebs_armed && backend.take_pebs_record(&note) == IoStatus::Ok) {
+        *address = 0;
+        take_pebs_sample(set, note, address, event_mask);
+        return NB_STATUS_OK;
+    }
     Interrupt in;
     if (backend.take_interrupt(&in) != IoStatus::Ok) return NB_STATUS_NO_EVENT;
     *address = in.eip;
-    *event_mask = 0;
-    if (in.pebs) return take_pebs_interrupt(set, in, address, event_mask);
     CounterMask overflowed = in.overflowed;
     overflowed &= set->overflow_counters;
     if (!set->running || overflowed == 0) return NB_STATUS_OK;

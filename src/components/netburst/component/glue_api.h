@@ -173,8 +173,9 @@ int nb_event_set_reset(struct nb_event_set* set);
 int nb_event_set_write(struct nb_event_set* set, const long long* values);
 void nb_event_set_cleanup(struct nb_event_set* set);
 /* Hardware overflow. set_overflow: event `event` (PAPI's NativeInfo position) interrupts after every `threshold`
- * events (0: no longer); an event with :precise samples by PEBS instead, every threshold-th event (at least 2),
- * each record an interrupt whose *address is the record's EIP; only on a stopped set, with a backend that can interrupt (nb_component_info). The
+ * events (0: no longer); an event with :precise samples by PEBS instead, every threshold-th event (at least 2):
+ * take_overflow then hands out each PEBS record first (*address the record's EIP, *event_mask the :precise event;
+ * nb_event_set_pebs_sample gives the whole record), then the interrupts; only on a stopped set, with a backend that can interrupt (nb_component_info). The
  * interrupt arrives as the signal nb_component_info.interrupt_signal while the set runs; take_overflow, from its
  * handler, takes the oldest one: NB_STATUS_OK with the instruction it returns to (*address; 0 when the backend
  * does not know it) and the set's events whose counters overflowed (*event_mask, bit i for event i; 0 when the
