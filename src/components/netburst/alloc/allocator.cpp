@@ -151,8 +151,8 @@ Result<Schedule> schedule_events(const std::vector<EventRequest>& requests, cons
     std::string why = describe_conflict(diagnose_conflict(requests, ctx), requests);
     for (const EventRequest& r : requests)
         if (r.precise) {
-            why += std::string(" An event with :precise counts on ") + kCounters[pebs_counter(ctx.thread)].counter_name +
-                   ", the only counter that drives PEBS for logical processor " + std::to_string(ctx.thread) +
+            why += std::string(" An event with :precise counts on ") +
+                   kCounters[pebs_counter(ctx.thread)].counter_name + ", the only counter that drives PEBS for logical processor " + std::to_string(ctx.thread) +
                    ", and only one can.";
             break;
         }

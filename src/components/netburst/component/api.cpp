@@ -91,7 +91,9 @@ int nb_native_next_umask(unsigned* code) {
         [&](ComponentState& c) { return c.registry.next_umask(code) ? NB_STATUS_OK : NB_STATUS_NO_EVENT; });
 }
 
-int nb_native_name_to_code(const char* name, unsigned* code) { return nb_native_name_to_code_why(name, code, nullptr, 0); }
+int nb_native_name_to_code(const char* name, unsigned* code) {
+    return nb_native_name_to_code_why(name, code, nullptr, 0);
+}
 
 int nb_native_name_to_code_why(const char* name, unsigned* code, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {

@@ -362,10 +362,10 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
     for (std::size_t k = 0; k < requests.size(); ++k) {
         if (!requests[k].precise) continue;
         if (pebs_request >= 0) {
-            *why = std::string("two events with :precise (") + requests[static_cast<std::size_t>(pebs_request)].base_name() +
-                   " and " + requests[k].base_name() + "): PEBS has one counter, " +
-                   kCounters[pebs_counter(lp)].counter_name + " for logical processor " + std::to_string(lp) +
-                   ", and one DS save area";
+            *why = std::string("two events with :precise (") +
+                   requests[static_cast<std::size_t>(pebs_request)].base_name() + " and " + requests[k].base_name() +
+                   "): PEBS has one counter, " + kCounters[pebs_counter(lp)].counter_name + " for logical processor " +
+                   std::to_string(lp) + ", and one DS save area";
             return NB_STATUS_CONFLICT;
         }
         std::string reason;
@@ -401,7 +401,8 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
         }
     }
     next.num_events = num_codes;
-    if (pebs_request >= 0) next.pebs_event = static_cast<std::int8_t>(first_event_of_request[static_cast<std::size_t>(pebs_request)]);
+    if (pebs_request >= 0)
+        next.pebs_event = static_cast<std::int8_t>(first_event_of_request[static_cast<std::size_t>(pebs_request)]);
     for (unsigned i = 0; i < num_codes; ++i) {
         const int counter = schedule->requests[request_of_event[i]].result_counter;
         next.codes[i] = codes[i];
