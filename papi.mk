@@ -20,7 +20,7 @@ libnetburst_component_a_SOURCES = \
 	$(NB)/backend/cpu_probe.h $(NB)/backend/cpu_probe.cpp \
 	$(NB)/backend/msr_device.h $(NB)/backend/msr_device.cpp \
 	$(NB)/backend/detect.h $(NB)/backend/detect.cpp \
-	$(NB)/component/glue_api.h \
+	$(NB)/component/glue_api.h $(NB)/papi_netburst.h \
 	$(NB)/component/counter_extension.h $(NB)/component/domain.h \
 	$(NB)/component/native_registry.h $(NB)/component/native_registry.cpp \
 	$(NB)/component/preset_choice.h $(NB)/component/preset_choice.cpp \

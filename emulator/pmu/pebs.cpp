@@ -16,7 +16,8 @@ struct DsLayout {
     unsigned reset;
     unsigned record;     // bytes per record
 };
-constexpr DsLayout kDs64{8, 0x20, 0x28, 0x30, 0x38, 0x40, kPebsRecordSize64};
+constexpr DsLayout kDs64{8, kDsPebsBase, kDsPebsIndex, kDsPebsMaximum, kDsPebsThreshold, kDsPebsCounterReset,
+                         kPebsRecordSize64};
 constexpr DsLayout kDs32{4, 0x10, 0x14, 0x18, 0x1C, 0x20, kPebsRecordSize32};
 
 bool read_field(const GuestMemory& m, std::uint64_t address, unsigned size, std::uint64_t* out) {

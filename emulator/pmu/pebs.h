@@ -7,12 +7,13 @@
 
 #include "emulator/model/instruction.h"
 #include "emulator/pmu/pmu_types.h"
+#include "table/msr_map.h"
 
 namespace netburst::emu {
 
 // Record sizes: ten 4-byte fields without IA-32e mode, eighteen 8-byte fields (R8-R15 added) with it.
 constexpr unsigned kPebsRecordSize32 = 40;
-constexpr unsigned kPebsRecordSize64 = 144;
+constexpr unsigned kPebsRecordSize64 = kPebsRecordBytes;  // table/msr_map.h: the layout the component sets up
 
 struct PebsWriteResult {
     bool written = false;        // a record went into the buffer

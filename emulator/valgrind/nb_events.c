@@ -80,6 +80,16 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
         if (*ret == NB_OK) VG_(memcpy)((void*)args[1], &pmi, sizeof pmi);
         break;
     }
+    case NB_REQ_TAKE_PEBS: {
+        if (!guest_writable(args[1], sizeof(struct nb_pebs_note))) {
+            *ret = NB_GP_FAULT;
+            break;
+        }
+        struct nb_pebs_note note;
+        *ret = (UWord)nb_rt_take_pebs(&note);
+        if (*ret == NB_OK) VG_(memcpy)((void*)args[1], &note, sizeof note);
+        break;
+    }
     default:
         return False;
     }

@@ -104,9 +104,11 @@ int nb_rt_rdmsr(uint32_t msr, uint64_t* value);
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value);
 int nb_rt_counter_status(uint32_t counter);
 void nb_rt_query(struct nb_emulator_info* info);
-/* PMIs to the guest (netburst_client.h, NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI), for the current thread. */
+/* PMIs to the guest (netburst_client.h, NB_REQ_PMI_SIGNAL, NB_REQ_TAKE_PMI and NB_REQ_TAKE_PEBS), for the current
+ * thread. */
 void nb_rt_set_pmi_signal(int signo);
 int nb_rt_take_pmi(struct nb_pmi* out);
+int nb_rt_take_pebs(struct nb_pebs_note* out);
 
 /* The guest's CPUID (emulator/valgrind/guest_cpuid.h) on the current thread's logical processor: regs receives
  * EAX, EBX, ECX, EDX. */

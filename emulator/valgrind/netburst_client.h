@@ -23,7 +23,8 @@ enum nb_client_request {
     NB_REQ_RDPMC,                                  /* arg1: ecx (counter), arg2: uint64_t* value */
     NB_REQ_COUNTER_STATUS,                         /* arg1: counter; returns NB_OK or NB_UNSUPPORTED */
     NB_REQ_PMI_SIGNAL,                             /* arg1: signal number for the calling thread's PMIs, 0: none */
-    NB_REQ_TAKE_PMI                                /* arg1: struct nb_pmi* to fill; NB_OK or NB_NO_PMI */
+    NB_REQ_TAKE_PMI,                               /* arg1: struct nb_pmi* to fill; NB_OK or NB_NO_PMI */
+    NB_REQ_TAKE_PEBS                               /* arg1: struct nb_pebs_note* to fill; NB_OK or NB_NO_PMI */
 };
 
 /* Results of the calls. */
@@ -33,8 +34,10 @@ enum nb_client_request {
 #define NB_NOT_EMULATED 3    /* not running under netburst-run */
 #define NB_NO_PMI 4          /* NB_REQ_TAKE_PMI: no interrupt is queued for the calling thread */
 
-/* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). */
-#define NB_CLIENT_PROTOCOL_VERSION 3
+/* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). 4: struct nb_pmi says whether the PEBS
+ * buffer's threshold raised the PMI, and NB_REQ_TAKE_PEBS hands out the PEBS records written (PAPI's precise
+ * overflow). */
+#define NB_CLIENT_PROTOCOL_VERSION 4
 
 struct nb_emulator_info {
     uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */
@@ -66,6 +69,26 @@ struct nb_pmi {
     uint64_t cycle;      /* the emulated cycle it was taken at */
     uint32_t overflowed; /* counters 0-17 whose OVF flag was set, as a bit mask */
     uint32_t logical_processor;
+    uint32_t pebs;       /* since protocol 4: raised by the PEBS buffer reaching its interrupt threshold (its
+                            records come through NB_REQ_TAKE_PEBS) */
+    uint32_t reserved;
+};
+
+/* A PEBS record the calling thread's PMU wrote into its DS save area's buffer (protocol 4). Once the thread has
+ * named a PMI signal, every record is noted, oldest first, until taken with NB_REQ_TAKE_PEBS (32 are kept; older
+ * ones lose their note). The emulator does not snapshot the guest's registers: the record holds EIP, and the
+ * register a memory operand is addressed by alone (base plus displacement), which the tool computes from the
+ * sampled uop's address and writes into the record; `valid` says which record fields hold values (bit i for field
+ * i: 0 EFLAGS, 1 EIP, 2-9 EAX EBX ECX EDX ESI EDI EBP ESP, 10-17 R8-R15). */
+struct nb_pebs_note {
+    uint64_t record;       /* the record's linear address */
+    uint64_t data_address; /* the sampled load's or store's address, which the hardware record does not hold; 0:
+                              the sampled uop has no memory operand */
+    uint32_t valid;
+    /* When this is the last record written and no other is waiting, the tool moves the PEBS index back to the
+     * buffer's base, as a PMI handler does with the PMU frozen (the guest cannot: the emulated PMU may write a
+     * record between its read of the index and its write): the number of records the buffer held, else 0. */
+    uint32_t rewound;
 };
 
 /* Fills *info and returns NB_OK under the emulator; NB_NOT_EMULATED otherwise. */
@@ -98,6 +121,11 @@ static inline int nb_pmi_signal(int signo) {
 /* Takes the calling thread's oldest queued PMI: NB_OK, NB_NO_PMI, or NB_NOT_EMULATED. */
 static inline int nb_take_pmi(struct nb_pmi* pmi) {
     return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_TAKE_PMI, pmi, 0, 0, 0, 0);
+}
+
+/* Takes the calling thread's oldest PEBS record note: NB_OK, NB_NO_PMI (none), or NB_NOT_EMULATED. */
+static inline int nb_take_pebs(struct nb_pebs_note* note) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_TAKE_PEBS, note, 0, 0, 0, 0);
 }
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 
 #include "emulator/valgrind/machine_info.h"
 #include "emulator/valgrind/results_file.h"
+#include "emulator/valgrind/x86_decode.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
 
@@ -215,21 +216,85 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
     if (current_ != 0 && !sampler_ && threads_[current_].pmi_signal != 0) deliver_pmis();
 }
 
+namespace {
+
+// A PEBS record field's index (pebs.h: EFLAGS, EIP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, R8-R15) for general
+// register n in encoding order (rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi, r8-r15).
+unsigned record_field_of_register(unsigned n) {
+    static const unsigned kField[8] = {2, 4, 5, 3, 9, 8, 6, 7};
+    return n < 8 ? kField[n] : 10 + (n - 8);
+}
+
+// The emulator does not snapshot the guest's registers, so the record the PMU wrote holds EIP and zeros. One
+// register follows from what the model knows: when the sampled uop's memory operand is addressed by a base
+// register alone (plus a displacement, no index, no segment override, 64-bit addressing), that register held the
+// address minus the displacement at the instruction's start. It is written into the record; the note says which
+// fields hold values.
+nb_pebs_note complete_record(const PebsRecord& r) {
+    nb_pebs_note note{};
+    note.record = r.address;
+    note.valid = 1u << 1;  // EIP
+    if (!r.has_data_address) return note;
+    note.data_address = r.data_address;
+    std::uint8_t bytes[15] = {};
+    unsigned n = sizeof bytes;
+    while (n > 0 && !nb_host_read_guest(r.eip, bytes, n)) --n;  // the code may end before 15 bytes
+    if (n == 0) return note;
+    for (unsigned i = 0; i < n; ++i) {
+        const std::uint8_t b = bytes[i];
+        if (b == 0x64 || b == 0x65 || b == 0x67) return note;  // FS/GS base or 32-bit addressing: not base + disp
+        if (b != 0x26 && b != 0x2E && b != 0x36 && b != 0x3E && b != 0x66 && b != 0xF0 && b != 0xF2 && b != 0xF3)
+            break;
+    }
+    const X86Decoded d = decode_x86(bytes, n);
+    if (!d.mem || d.base < 0 || d.index >= 0 || d.imm_pos < d.disp_size || d.imm_pos > n) return note;
+    std::int64_t disp = 0;
+    if (d.disp_size == 1) disp = static_cast<std::int8_t>(bytes[d.imm_pos - 1]);
+    if (d.disp_size == 4) {
+        std::uint32_t v = 0;
+        for (unsigned i = 0; i < 4; ++i) v |= std::uint32_t{bytes[d.imm_pos - 4 + i]} << (8 * i);
+        disp = static_cast<std::int32_t>(v);
+    }
+    const std::uint64_t value = r.data_address - static_cast<std::uint64_t>(disp);
+    const unsigned field = record_field_of_register(static_cast<unsigned>(d.base));
+    std::uint8_t out[8];
+    for (unsigned i = 0; i < 8; ++i) out[i] = static_cast<std::uint8_t>(value >> (8 * i));
+    if (nb_host_write_guest(r.address + field * 8u, out, 8)) note.valid |= 1u << field;
+    return note;
+}
+
+}  // namespace
+
 void ToolRuntime::deliver_pmis() {
     ThreadContext& t = threads_[current_];
     if (t.pmi_signal == 0 || config_.cpu_wide) return;
+    // The records of the program's PEBS (the component arms it for PAPI's precise overflow), completed and kept
+    // until the program takes them.
+    PebsRecord records[8];
+    for (;;) {
+        const unsigned n = emu_->pmu().take_pebs_records(records, 8);
+        if (n == 0) break;
+        for (unsigned i = 0; i < n; ++i) {
+            if (t.pebs_count == ThreadContext::kPebsNotes) {  // the oldest loses its note
+                t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
+                --t.pebs_count;
+            }
+            t.pebs_notes[(t.pebs_first + t.pebs_count) % ThreadContext::kPebsNotes] = complete_record(records[i]);
+            ++t.pebs_count;
+        }
+    }
     PmiRecord taken[8];
     bool queued = false;
     for (;;) {
         const unsigned n = emu_->pmu().take_pmis(taken, 8);
         if (n == 0) break;
         for (unsigned i = 0; i < n; ++i) {
-            if (taken[i].pebs_threshold) continue;  // the component does not arm PEBS
             if (t.pmi_count == ThreadContext::kPmiQueue) {
                 // The guest has not fetched for a long time: the newest entry stands for both (the handler
                 // reloads every counter named, which is what a merged interrupt line does on hardware too).
                 PmiRecord& last = t.pmi_queue[(t.pmi_first + t.pmi_count - 1) % ThreadContext::kPmiQueue];
                 last.overflowed |= taken[i].overflowed;
+                last.pebs_threshold = last.pebs_threshold || taken[i].pebs_threshold;
             } else {
                 t.pmi_queue[(t.pmi_first + t.pmi_count) % ThreadContext::kPmiQueue] = taken[i];
                 ++t.pmi_count;
@@ -250,6 +315,12 @@ void ToolRuntime::set_pmi_signal(int signo) {
     t.pmi_signal = signo;
     t.lwp = nb_host_gettid();
     t.pmi_first = t.pmi_count = 0;
+    t.pebs_first = t.pebs_count = 0;
+    if (!sampler_) {  // records from before do not belong to the interrupts to come
+        PebsRecord records[8];
+        while (emu_->pmu().take_pebs_records(records, 8) != 0) {
+        }
+    }
     if (signo == 0 && !sampler_) {
         PmiRecord dropped[8];
         while (emu_->pmu().take_pmis(dropped, 8) != 0) {
@@ -267,8 +338,28 @@ int ToolRuntime::take_pmi(nb_pmi* out) {
     out->cycle = r.cycle;
     out->overflowed = r.overflowed;
     out->logical_processor = r.thread;
+    out->pebs = r.pebs_threshold ? 1 : 0;
+    out->reserved = 0;
     t.pmi_first = static_cast<std::uint8_t>((t.pmi_first + 1) % ThreadContext::kPmiQueue);
     --t.pmi_count;
+    return NB_OK;
+}
+
+int ToolRuntime::take_pebs(nb_pebs_note* out) {
+    if (current_ == 0) return NB_NO_PMI;
+    deliver_pmis();  // what the instructions before this request wrote
+    ThreadContext& t = threads_[current_];
+    if (t.pebs_count == 0) return NB_NO_PMI;
+    *out = t.pebs_notes[t.pebs_first];
+    t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
+    --t.pebs_count;
+    out->rewound = 0;
+    std::uint64_t ds = 0, base = 0, index = 0;
+    if (t.pebs_count == 0 && emu_->read_msr(lp_, kMsrDsArea, &ds) == MsrResult::Ok &&
+        nb_host_read_guest(ds + kDsPebsBase, &base, sizeof base) &&
+        nb_host_read_guest(ds + kDsPebsIndex, &index, sizeof index) && index == out->record + kPebsRecordBytes &&
+        index > base && nb_host_write_guest(ds + kDsPebsIndex, &base, sizeof base))
+        out->rewound = static_cast<std::uint32_t>((index - base) / kPebsRecordBytes);
     return NB_OK;
 }
 
@@ -677,6 +768,7 @@ void ToolRuntime::thread_exited(unsigned tid) {
     if (t.pmi_signal != 0 && --pmi_threads_ == 0) nb_host_short_batches(0);
     t.pmi_signal = 0;
     t.pmi_count = 0;
+    t.pebs_count = 0;
     current_ = 0;
 }
 
@@ -692,6 +784,7 @@ void ToolRuntime::fork_child(unsigned tid) {
         threads_[i].live = false;
         threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
         threads_[i].pmi_count = 0;
+        threads_[i].pebs_count = 0;
     }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
         exited_values_[i] = 0;

@@ -80,6 +80,12 @@ struct ThreadContext {
     PmiRecord pmi_queue[kPmiQueue];
     std::uint8_t pmi_first = 0;
     std::uint8_t pmi_count = 0;
+    // The PEBS records its PMU wrote, not yet taken (NB_REQ_TAKE_PEBS), oldest first: as many as the component's
+    // buffer holds.
+    static constexpr unsigned kPebsNotes = 32;
+    nb_pebs_note pebs_notes[kPebsNotes];
+    std::uint8_t pebs_first = 0;
+    std::uint8_t pebs_count = 0;
 };
 
 class ToolRuntime {
@@ -105,6 +111,7 @@ public:
     // PMIs to the guest: the signal the current thread wants for its PMU's interrupts, and its oldest one.
     void set_pmi_signal(int signo);
     int take_pmi(nb_pmi* out);
+    int take_pebs(nb_pebs_note* out);
     // The guest's CPUID on the current thread's logical processor (guest_cpuid.h).
     CpuidRegs cpuid(std::uint32_t leaf, std::uint32_t subleaf) const;
     const nb_emulator_info& machine() const { return machine_; }

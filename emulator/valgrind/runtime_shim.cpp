@@ -112,6 +112,7 @@ int nb_rt_counter_status(uint32_t counter) { return g_runtime->counter_status(co
 void nb_rt_query(struct nb_emulator_info* info) { g_runtime->query(info); }
 void nb_rt_set_pmi_signal(int signo) { g_runtime->set_pmi_signal(signo); }
 int nb_rt_take_pmi(struct nb_pmi* out) { return g_runtime->take_pmi(out); }
+int nb_rt_take_pebs(struct nb_pebs_note* out) { return g_runtime->take_pebs(out); }
 
 void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]) {
     const netburst::emu::vg::CpuidRegs r = g_runtime->cpuid(leaf, subleaf);

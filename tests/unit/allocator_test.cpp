@@ -290,3 +290,101 @@ TEST(Encoder, OverflowInterruptBitAndStartValue) {
     EXPECT_EQ(overflow_start_value(1), (std::uint64_t{1} << 40) - 1);
     EXPECT_EQ(overflow_start_value(1000) + 1000, std::uint64_t{1} << 40);
 }
+
+// PEBS: the :precise event's count goes on IQ_COUNTER4 (IQ_COUNTER5 for logical processor 1), beside the set's
+// other events, and the placement still passes the schedule checker.
+TEST(Allocator, PreciseEventIsCountedOnThePebsCounter) {
+    for (const std::vector<std::string>& names :
+         std::vector<std::vector<std::string>>{{"1stL_cache_load_miss_retired:precise=1"},
+                                               {"instr_retired:NBOGUSNTAG", "memory_loads:precise=1"},
+                                               {"uops_retired:NBOGUS", "x87_FP_uop:ALL", "branch_retired:MMTP",
+                                                "packed_DP_retired:precise=1"}}) {
+        const auto reqs = parse_all(names);
+        const std::size_t pebs = names.size() - 1;
+        for (unsigned lp = 0; lp < 2; ++lp) {
+            AllocContext ctx;
+            ctx.hyper_threading = lp == 1;
+            ctx.thread = lp;
+            auto s = schedule_events(reqs, ctx);
+            ASSERT_TRUE(s.ok()) << names.back() << ": " << s.error().message;
+            EXPECT_EQ(s->requests[pebs].result_counter, static_cast<int>(pebs_counter(lp))) << names.back();
+            EXPECT_EQ(checks::check_schedule(reqs, ctx, *s), "") << names.back();
+        }
+    }
+    EXPECT_EQ(pebs_counter(0), 16u);
+    EXPECT_EQ(pebs_counter(1), 17u);
+}
+
+// One PEBS counter per logical processor: two :precise events collide on it, and the explanation names it.
+TEST(Allocator, TwoPreciseEventsCollideOnThePebsCounter) {
+    const auto reqs = parse_all({"1stL_cache_load_miss_retired:precise=1", "memory_loads:precise=1"});
+    auto s = schedule_events(reqs, AllocContext{});
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, ErrorCode::Conflict);
+    EXPECT_NE(s.error().message.find("MSR_IQ_COUNTER4"), std::string::npos) << s.error().message;
+    // Without :precise the two count together.
+    EXPECT_TRUE(schedule_events(parse_all({"1stL_cache_load_miss_retired", "memory_loads"}), AllocContext{}).ok());
+}
+
+TEST(Allocator, PebsCounterTakenByOthersIsExplained) {
+    const auto reqs = parse_all({"1stL_cache_load_miss_retired:precise=1"});
+    AllocContext ctx;
+    ctx.unavailable_counters = counter_bit(16);
+    ctx.unavailable_reason = "the NMI watchdog holds it";
+    auto s = schedule_events(reqs, ctx);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, ErrorCode::Conflict);
+    EXPECT_NE(s.error().message.find("MSR_IQ_COUNTER4"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("NMI watchdog"), std::string::npos) << s.error().message;
+}
+
+// The PEBS programming both backends replay: IA32_DS_AREA first, ENABLE_PEBS (bit 25) beside the replay metric's
+// bits, the counter period - 1 events short of its wrap, no OVF_PMI; the stop clears both PEBS MSRs.
+TEST(Encoder, PebsArmingWrites) {
+    const auto reqs = parse_all({"1stL_cache_load_miss_retired:precise=1"});
+    auto s = schedule_events(reqs, AllocContext{});
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    PebsArming a;
+    a.ds_area = 0x7f0000001000;
+    a.records = 32;
+    a.period = 1001;
+    const std::vector<MsrWrite> start = pebs_start_writes(start_writes(*s), 16, a);
+    ASSERT_FALSE(start.empty());
+    EXPECT_EQ(start[0], (MsrWrite{kMsrDsArea, 0x7f0000001000}));
+    std::uint64_t enable = 0, counter = 1, cccr = 0;
+    for (const MsrWrite& w : start) {
+        if (w.msr == kMsrPebsEnable) enable = w.value;
+        if (w.msr == kCounters[16].counter_msr) counter = w.value;
+        if (w.msr == kCounters[16].cccr_msr) cccr = w.value;
+    }
+    // 1stL_cache_load_miss_retired: bits 0 and 24 (replay tagging), and 25 (PEBS).
+    EXPECT_EQ(enable, (1u << 0) | (1u << 24) | (1u << 25));
+    EXPECT_EQ(counter + 1000, std::uint64_t{1} << 40);
+    EXPECT_EQ(counter, pebs_start_value(1001));
+    EXPECT_TRUE(decode_cccr(cccr).enable);
+    EXPECT_FALSE(decode_cccr(cccr).ovf_pmi_t0);
+    EXPECT_FALSE(decode_cccr(cccr).ovf_pmi_t1);
+
+    const DsAreaFields f = pebs_ds_fields(a);
+    EXPECT_EQ(f.base, a.ds_area + kDsManagementBytes);
+    EXPECT_EQ(f.index, f.base);
+    EXPECT_EQ(f.maximum, f.base + 32 * kPebsRecordBytes);
+    EXPECT_EQ(f.threshold, f.base + kPebsRecordBytes);  // an interrupt per record
+    EXPECT_EQ(f.counter_reset, pebs_start_value(1001));
+
+    const std::vector<MsrWrite> stop = pebs_stop_writes(stop_writes(*s));
+    EXPECT_EQ(stop.back(), (MsrWrite{kMsrDsArea, 0}));
+    bool enable_cleared = false;
+    for (const MsrWrite& w : stop) enable_cleared = enable_cleared || (w.msr == kMsrPebsEnable && w.value == 0);
+    EXPECT_TRUE(enable_cleared);
+
+    // A front-end metric writes no IA32_PEBS_ENABLE of its own: the arming adds ENABLE_PEBS alone, and the stop
+    // clears it.
+    const auto fe = parse_all({"memory_loads:precise=1"});
+    auto t = schedule_events(fe, AllocContext{});
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    const std::vector<MsrWrite> fe_start = pebs_start_writes(start_writes(*t), 16, a);
+    EXPECT_EQ(fe_start[1], (MsrWrite{kMsrPebsEnable, 1u << 25}));
+    const std::vector<MsrWrite> fe_stop = pebs_stop_writes(stop_writes(*t));
+    EXPECT_EQ(fe_stop[fe_stop.size() - 2], (MsrWrite{kMsrPebsEnable, 0}));
+}

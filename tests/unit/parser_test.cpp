@@ -152,3 +152,36 @@ TEST(Parser, MalformedStringsAreErrorsNotCrashes) {
                           "instr_retired:NBOGUSNTAG:u=0:k=0", "instr_retired:NBOGUSNTAG:u=2"})
         parse_err(s);
 }
+
+// libpfm4's :precise=N: every level asks for PEBS, which has no skid on NetBurst, so all spell :precise=1.
+TEST(Parser, PreciseLevelsAreOneRequest) {
+    const auto one = parse_ok("1stL_cache_load_miss_retired:precise=1");
+    EXPECT_EQ(one.precise, 1);
+    EXPECT_EQ(parse_ok("1stL_cache_load_miss_retired:precise=3"), one);
+    EXPECT_EQ(parse_ok("netburst::replay_event:L1_LD_MISS:NBOGUS:precise=2"), one);
+    EXPECT_EQ(canonical_name(one), "1stL_cache_load_miss_retired:NBOGUS:precise=1");
+    EXPECT_EQ(parse_ok(canonical_name(one)), one);
+    // Level 0 is the plain event.
+    EXPECT_EQ(parse_ok("1stL_cache_load_miss_retired:precise=0"), parse_ok("1stL_cache_load_miss_retired"));
+    EXPECT_NE(one, parse_ok("1stL_cache_load_miss_retired"));
+}
+
+TEST(Parser, PreciseNeedsAnEventThatDrivesPebs) {
+    // Each at-retirement metric counts with front_end_event, execution_event or replay_event.
+    for (const std::string& m : pebs_metric_names()) EXPECT_EQ(parse_ok(m + ":precise=1").precise, 1) << m;
+    EXPECT_EQ(pebs_metric_names().size(), 19u);
+    EXPECT_EQ(parse_ok("execution_event:NBOGUS0:precise=1").precise, 1);
+    const Error e = parse_err("mispred_branch_retired:precise=1");
+    EXPECT_NE(e.message.find("cannot drive PEBS"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("replay_event"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("1stL_cache_load_miss_retired"), std::string::npos) << e.message;
+    EXPECT_NE(parse_err("global_power_events:precise=2").message.find("cannot drive PEBS"), std::string::npos);
+}
+
+TEST(Parser, PreciseLevelAndFilteringErrors) {
+    EXPECT_NE(parse_err("memory_loads:precise=4").message.find("0-3"), std::string::npos);
+    EXPECT_NE(parse_err("memory_loads:precise").message.find("precise=1"), std::string::npos);
+    EXPECT_NE(parse_err("memory_loads:precise=1:precise=1").message.find("twice"), std::string::npos);
+    const Error e = parse_err("execution_event:NBOGUS0:thr=2:precise=1");
+    EXPECT_NE(e.message.find("counts each event"), std::string::npos) << e.message;
+}

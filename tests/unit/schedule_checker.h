@@ -57,6 +57,8 @@ inline std::string check_schedule(const std::vector<EventRequest>& requests, con
             if (u.role == UnitRole::Count) {
                 has_result = true;
                 if (r.result_counter != u.counter) return "result counter is not the counting unit's";
+                if (req.precise && u.counter != static_cast<int>(pebs_counter(ctx.thread)))
+                    return ":precise event not on the PEBS counter";
             }
         }
         if (!has_result) return "no counting unit";

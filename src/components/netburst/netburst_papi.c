@@ -8,7 +8,9 @@
  * PAPI counts with this component as component 0, so that the presets and PAPI's test suites use it. Overflow and
  * profiling take the PMU's overflow interrupt where the backend can deliver it as a signal (the emulator:
  * hardware_intr = 1, set_overflow and dispatch_timer below, doc/sampling.md "PAPI's hardware overflow"), and PAPI's
- * software emulation otherwise and with PAPI_OVERFLOW_FORCE_SW; multiplexing is PAPI's software multiplexing. */
+ * software emulation otherwise and with PAPI_OVERFLOW_FORCE_SW; multiplexing is PAPI's software multiplexing. An
+ * event with :precise samples by PEBS through the same interrupt path, and papi_netburst_get_pebs_sample (below,
+ * papi_netburst.h) gives the handler the record (doc/sampling.md "PEBS through PAPI"). */
 #include <string.h>
 
 #include "papi.h"
@@ -370,6 +372,16 @@ static void _netburst_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
 					   _netburst_vector.cmp_info.CmpIdx);
 }
 
+/* papi_netburst.h: the PEBS sample of an event set's handler call. */
+int papi_netburst_get_pebs_sample(int EventSet, struct papi_netburst_pebs_sample *out)
+{
+	EventSetInfo_t *set = _papi_hwi_lookup_EventSet(EventSet);
+
+	if (set == NULL || out == NULL || set->CmpIdx != _netburst_vector.cmp_info.CmpIdx || set->ctl_state == NULL)
+		return PAPI_ENOEVST;
+	return papi_status(nb_event_set_pebs_sample((const struct nb_event_set *)set->ctl_state, out));
+}
+
 /* After a successful enumeration step, PAPI asks for the event's name through this string, so that it finds the
  * event code it made before instead of making a new one each time a tool enumerates. */
 static int remember_name(unsigned code)
@@ -396,7 +408,8 @@ static int _netburst_ntv_enum_events(unsigned int *code, int modifier)
 
 static int _netburst_ntv_name_to_code(const char *name, unsigned int *code)
 {
-	return papi_status(nb_native_name_to_code(name, code));
+	char why[NB_REASON_LEN] = "";
+	return explain(nb_native_name_to_code_why(name, code, why, sizeof why), name, why);
 }
 
 static int _netburst_ntv_code_to_name(unsigned int code, char *name, int len)
@@ -425,7 +438,7 @@ papi_vector_t _netburst_vector = {
 		.short_name = "netburst",
 		.description = "Intel NetBurst (Pentium 4) performance counters",
 		.version = "0.1.0",
-		.support_version = "NetBurst emulator client protocol 1",
+		.support_version = "NetBurst emulator client protocol 4",
 		.num_cntrs = NB_NUM_COUNTERS,
 		.num_mpx_cntrs = PAPI_MAX_SW_MPX_EVENTS,
 		.default_domain = PAPI_DOM_USER,

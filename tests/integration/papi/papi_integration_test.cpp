@@ -279,6 +279,32 @@ TEST(HardwareOverflow, AddressIsTheModelledInstructionAndVectorIsExact) {
     run(std::string("rm -rf ") + dir);
 }
 
+// --- PEBS through PAPI: :precise and PAPI_overflow ------------------------------------------------------------
+
+// pebs_overflow's checks: every handler address is the target load (found by its label), one call per period of
+// the final count, the records' RAX the ring's eight addresses 8 KB apart, and the refusals explained.
+// With --ht the checks run in the program's second thread, on logical processor 1: PEBS on IQ_COUNTER5.
+TEST(HardwareOverflow, PreciseEventSamplesTheExactInstructionByPebs) {
+    const std::string commands[2] = {emulated(guest("pebs_overflow")),
+                                     env("NETBURST_RUN") + " --ht -- " + guest("pebs_overflow") + " --thread"};
+    const char* counters[2] = {"MSR_IQ_COUNTER4 for logical processor 0", "MSR_IQ_COUNTER5 for logical processor 1"};
+    for (int k = 0; k < 2; ++k) {
+        const std::string& command = commands[k];
+        const Outcome r = run(command);
+        EXPECT_NE(r.output.find(counters[k]), std::string::npos) << command << "\n" << r.output;
+        EXPECT_EQ(r.status, 0) << command << "\n" << r.output;
+        for (const char* check : {"not_pebs_capable_refused", "not_pebs_capable_explained", "first_precise_added",
+                                  "second_precise_is_ECNFLCT", "second_precise_explained",
+                                  "second_precise_keeps_the_set", "overflow_set", "samples_taken",
+                                  "every_address_is_the_load", "vector_names_the_event", "one_call_per_period",
+                                  "count_is_the_misses", "records_have_rax", "rax_is_the_data_address",
+                                  "rax_is_the_ring"})
+            EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos)
+                << command << ": " << check << "\n" << r.output;
+        EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << command << "\n" << r.output;
+    }
+}
+
 // --- PAPI's Fortran interface --------------------------------------------------------------------------------
 
 TEST(Fortran, CountsADotProduct) {

@@ -11,25 +11,12 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "check.h"
+
 void nb_alu_loop(long n);
 void nb_sse_packed_loop(long n);
 void nb_packed_block_loop(long n);
 void nb_packed_block_loop_end(void);
-
-static int failures;
-
-#define CHECK(name, cond, ...)                                              \
-	do {                                                                \
-		if (cond) {                                                 \
-			printf("ok %s\n", name);                            \
-		} else {                                                    \
-			failures++;                                         \
-			printf("FAIL %s: ", name);                          \
-			printf(__VA_ARGS__);                                \
-			printf("\n");                                       \
-		}                                                           \
-		fflush(stdout);                                             \
-	} while (0)
 
 #define MAX_CALLS 4096
 static volatile int calls;
@@ -46,22 +33,6 @@ static void handler(int set, void *address, long long vector, void *context)
 		vectors[calls] = vector;
 	}
 	calls++;
-}
-
-static int new_set(const char **events, int n)
-{
-	int set = PAPI_NULL, i, rc;
-	if ((rc = PAPI_create_eventset(&set)) != PAPI_OK) {
-		printf("FAIL create_eventset: %s\n", PAPI_strerror(rc));
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		if ((rc = PAPI_add_named_event(set, events[i])) != PAPI_OK) {
-			printf("FAIL add %s: %s\n", events[i], PAPI_strerror(rc));
-			exit(1);
-		}
-	}
-	return set;
 }
 
 /* Overflow on PAPI_VEC_DP (packed double-precision uops retired) every `period` events over n iterations of

@@ -14,40 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
+
 void nb_alu_loop(long n);
 void nb_load_loop(long n, void *p);
 
 static const long long kOverhead = 5000;
-static int failures;
-
-#define CHECK(name, cond, ...)                                              \
-	do {                                                                \
-		if (cond) {                                                 \
-			printf("ok %s\n", name);                            \
-		} else {                                                    \
-			failures++;                                         \
-			printf("FAIL %s: ", name);                          \
-			printf(__VA_ARGS__);                                \
-			printf("\n");                                       \
-		}                                                           \
-		fflush(stdout);                                             \
-	} while (0)
-
-static int new_set(const char **events, int n)
-{
-	int set = PAPI_NULL, i, rc;
-	if ((rc = PAPI_create_eventset(&set)) != PAPI_OK) {
-		printf("FAIL create_eventset: %s\n", PAPI_strerror(rc));
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		if ((rc = PAPI_add_named_event(set, events[i])) != PAPI_OK) {
-			printf("FAIL add %s: %s\n", events[i], PAPI_strerror(rc));
-			exit(1);
-		}
-	}
-	return set;
-}
 
 static int within(long long value, long long expected, long long slack)
 {

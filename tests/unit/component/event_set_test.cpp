@@ -454,3 +454,138 @@ TEST(EventSet, HardwareOverflowReloadsAndKeepsCountsExact) {
     ASSERT_EQ(set.num_start_writes, plain.num_start_writes);
     for (unsigned i = 0; i < set.num_start_writes; ++i) EXPECT_EQ(set.start_writes[i].value, plain.start_writes[i].value);
 }
+
+namespace {
+
+// The in-process PMU writes PEBS records straight into the set's DS save area, which is this process's memory;
+// anything outside it is refused, as unmapped guest memory would be.
+struct SetMemory {
+    const nb_event_set* set;
+    bool inside(std::uint64_t address, unsigned size) const {
+        const auto base = reinterpret_cast<std::uintptr_t>(set->pebs_area);
+        return address >= base && address + size <= base + sizeof set->pebs_area;
+    }
+};
+bool read_set(void* context, std::uint64_t address, void* buffer, unsigned size) {
+    if (!static_cast<SetMemory*>(context)->inside(address, size)) return false;
+    std::memcpy(buffer, reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address)), size);
+    return true;
+}
+bool write_set(void* context, std::uint64_t address, const void* buffer, unsigned size) {
+    if (!static_cast<SetMemory*>(context)->inside(address, size)) return false;
+    std::memcpy(reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)), buffer, size);
+    return true;
+}
+
+}  // namespace
+
+// :precise with overflow: PEBS on IQ_COUNTER4, one interrupt per record, each at the load's own instruction, and
+// the count exact across the PMU's own reloads (each record stands for a period).
+TEST(EventSet, PreciseOverflowSamplesByPebs) {
+    EmulatedMachine m;
+    nb_event_set set;
+    std::string why;
+    ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;
+    EXPECT_EQ(set.pebs_event, 0);
+    EXPECT_EQ(set.counter_of[0], 16);
+    SetMemory memory{&set};
+    emu::GuestMemory guest;
+    guest.context = &memory;
+    guest.read = read_set;
+    guest.write = write_set;
+    m.emulator().pmu().set_guest_memory(guest);
+    EXPECT_EQ(nb_event_set_set_overflow(&set, 0, 1), NB_STATUS_INVALID);  // the sampled event follows the wrap
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 100), NB_STATUS_OK);
+    EXPECT_EQ(set.overflow_counters, 0u);  // PEBS interrupts through its buffer, not the counter's OVF_PMI
+    start(&set);
+    int samples = 0, elsewhere = 0;
+    papi_netburst_pebs_sample sample{};
+    for (int chunk = 0; chunk < 10; ++chunk) {
+        const std::uint64_t load = m.pc();  // the loop's first instruction is its load
+        m.loop(105, 3, 64);                 // 105 loads in 420 instructions
+        m.straight(100);     // the last record's interrupt is taken some cycles after the load retires
+        std::uint64_t address = 0, events = 0;
+        while (nb_event_set_take_overflow(&set, &address, &events) == NB_STATUS_OK) {
+            if (events == 0) continue;
+            EXPECT_EQ(events, 1u);
+            ++samples;
+            elsewhere += address != load;
+            ASSERT_EQ(nb_event_set_pebs_sample(&set, &sample), NB_STATUS_OK);
+            EXPECT_EQ(sample.field[PAPI_NETBURST_EIP], address);
+            EXPECT_EQ(sample.sequence, static_cast<std::uint64_t>(samples));
+        }
+        if (chunk == 4) {
+            ASSERT_EQ(nb_event_set_read(&set), NB_STATUS_OK);
+            EXPECT_EQ(set.values[0], 5 * 105);
+        }
+    }
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 1050);
+    EXPECT_EQ(set.values[1], 5200);
+    EXPECT_EQ(samples, 10);  // every 100th load
+    EXPECT_EQ(elsewhere, 0);
+    // Overflow off: the plain encoder's writes, and the counter counts again.
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 0), NB_STATUS_OK);
+    EXPECT_EQ(set.pebs_armed, 0);
+    start(&set);
+    m.loop(105, 3, 64);
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 105);
+}
+
+TEST(EventSet, PreciseRefusalsAreExplained) {
+    EmulatedMachine m;
+    unsigned code = 0;
+    char why[NB_REASON_LEN] = "";
+    EXPECT_EQ(nb_native_name_to_code_why("mispred_branch_retired:precise=1", &code, why, sizeof why),
+              NB_STATUS_NO_EVENT);
+    EXPECT_NE(std::strstr(why, "cannot drive PEBS"), nullptr) << why;
+    nb_event_set set;
+    std::string reason;
+    EXPECT_EQ(make_set(&set, {"1stL_cache_load_miss_retired:precise=1", "memory_stores:precise=2"}, kUser, 0, &reason),
+              NB_STATUS_CONFLICT);
+    EXPECT_NE(reason.find("PEBS has one counter, MSR_IQ_COUNTER4"), std::string::npos) << reason;
+    // Logical processor 1 samples on IQ_COUNTER5.
+    EmulatedMachine ht(2, true);
+    ht.on_thread(1);
+    ASSERT_EQ(make_set(&set, {"1stL_cache_load_miss_retired:precise=1"}, kUser, 1, &reason), NB_STATUS_OK) << reason;
+    EXPECT_EQ(set.counter_of[0], 17);
+}
+
+// PEBS beside an ordinary overflow in one set: each event gets its own samples, the PEBS ones at the load.
+TEST(EventSet, PreciseAndOrdinaryOverflowInOneSet) {
+    EmulatedMachine m;
+    nb_event_set set;
+    std::string why;
+    ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;
+    SetMemory memory{&set};
+    emu::GuestMemory guest;
+    guest.context = &memory;
+    guest.read = read_set;
+    guest.write = write_set;
+    m.emulator().pmu().set_guest_memory(guest);
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 100), NB_STATUS_OK);
+    ASSERT_EQ(nb_event_set_set_overflow(&set, 1, 1000), NB_STATUS_OK);
+    start(&set);
+    int precise = 0, ordinary = 0, precise_elsewhere = 0;
+    for (int chunk = 0; chunk < 10; ++chunk) {
+        const std::uint64_t load = m.pc();
+        m.loop(105, 3, 64);
+        m.straight(100);
+        std::uint64_t address = 0, events = 0;
+        while (nb_event_set_take_overflow(&set, &address, &events) == NB_STATUS_OK) {
+            if (events & 1u) {
+                ++precise;
+                precise_elsewhere += address != load;
+            }
+            if (events & 2u) ++ordinary;
+        }
+    }
+    ASSERT_EQ(nb_event_set_stop(&set, nullptr), NB_STATUS_OK);
+    EXPECT_EQ(set.values[0], 1050);
+    EXPECT_EQ(set.values[1], 5200);
+    EXPECT_EQ(precise, 10);
+    EXPECT_EQ(precise_elsewhere, 0);
+    EXPECT_GE(ordinary, 4);  // the fifth wrap comes with the last instructions; its interrupt may wait
+    EXPECT_LE(ordinary, 5);
+}

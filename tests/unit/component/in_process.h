@@ -38,17 +38,44 @@ public:
     IoStatus deliver_interrupts(bool on) override {
         delivering_ = on;
         emu::PmiRecord dropped;
+        emu::PebsRecord old;
+        while (emu_->pmu().take_pebs_records(&old, 1) != 0) {  // records from before belong to no interrupt
+        }
         if (!on)
             while (emu_->pmu().take_pmis(&dropped, 1) != 0) {
             }
         return IoStatus::Ok;
     }
-    IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) override {
+    IoStatus take_interrupt(Interrupt* out) override {
         emu::PmiRecord r;
         if (!delivering_ || emu_->pmu().take_pmis(&r, 1) == 0) return IoStatus::Unavailable;
-        *eip = r.eip;
-        *overflowed = r.overflowed;
+        out->eip = r.eip;
+        out->overflowed = r.overflowed;
+        out->pebs = r.pebs_threshold;
         return IoStatus::Ok;
+    }
+    // The PMU's records as the tool notes them, without its register completion (EIP is the field known), and
+    // the tool's rewind of the buffer after the last one.
+    IoStatus take_pebs_record(PebsNote* out) override {
+        emu::PebsRecord record;
+        if (!delivering_ || emu_->pmu().take_pebs_records(&record, 1) == 0) return IoStatus::Unavailable;
+        out->record = record.address;
+        out->valid = 1u << 1;
+        out->data_address = record.has_data_address ? record.data_address : 0;
+        out->rewound = 0;
+        std::uint64_t ds = 0;
+        emu_->read_msr(*thread_, kMsrDsArea, &ds);
+        auto* fields = reinterpret_cast<std::uint64_t*>(static_cast<std::uintptr_t>(ds));
+        if (ds != 0 && fields[kDsPebsIndex / 8] == record.address + kPebsRecordBytes) {
+            out->rewound = static_cast<std::uint32_t>((fields[kDsPebsIndex / 8] - fields[kDsPebsBase / 8]) /
+                                                      kPebsRecordBytes);
+            fields[kDsPebsIndex / 8] = fields[kDsPebsBase / 8];
+        }
+        return IoStatus::Ok;
+    }
+    bool pebs_possible(std::string* why) const override {
+        why->clear();
+        return true;
     }
 
     unsigned writes = 0;
@@ -98,6 +125,8 @@ public:
     InProcessBackend& backend() { return *backend_; }
     emu::Emulator& emulator() { return *emu_; }
 
+    // Where the next instruction of the known work will be.
+    std::uint64_t pc() const { return pc_; }
     // The logical processor the next component call and instructions belong to.
     void on_thread(unsigned t) { thread_ = t; }
     unsigned thread() const { return thread_; }

@@ -148,7 +148,15 @@ Result<Schedule> schedule_events(const std::vector<EventRequest>& requests, cons
                                                          std::to_string(ctx.model));
     Schedule s;
     if (try_schedule(requests, ctx, &s)) return s;
-    return make_error(ErrorCode::Conflict, describe_conflict(diagnose_conflict(requests, ctx), requests));
+    std::string why = describe_conflict(diagnose_conflict(requests, ctx), requests);
+    for (const EventRequest& r : requests)
+        if (r.precise) {
+            why += std::string(" An event with :precise counts on ") +
+                   kCounters[pebs_counter(ctx.thread)].counter_name + ", the only counter that drives PEBS for logical processor " + std::to_string(ctx.thread) +
+                   ", and only one can.";
+            break;
+        }
+    return make_error(ErrorCode::Conflict, why);
 }
 
 }  // namespace netburst
@@ -173,3 +181,4 @@ Result<std::vector<Schedule>> schedule_on_package(const std::vector<EventRequest
 }
 
 }  // namespace netburst
+

@@ -17,7 +17,8 @@
 
 namespace netburst {
 
-// Schedules the set; on failure the error is Conflict (with the explanation) or BadInput (a bad context).
+// Schedules the set; on failure the error is Conflict (with the explanation) or BadInput (a bad context). A request
+// with :precise is counted on the logical processor's PEBS counter (pebs_counter), and only one can be.
 Result<Schedule> schedule_events(const std::vector<EventRequest>& requests, const AllocContext& ctx);
 
 // Schedules the same event set on every logical processor of a package: logical processor 0 alone without

@@ -45,6 +45,10 @@ struct AllocContext {
     Occupancy sibling{};
 };
 
+// The counter that drives PEBS for a logical processor: IQ_COUNTER4 (16) for 0, IQ_COUNTER5 (17) for 1 (SDM
+// 18.15.7, 18.16.3). One per logical processor, so one event at a time samples by PEBS.
+constexpr unsigned pebs_counter(unsigned logical_processor) { return kPebsCounterThread0 + (logical_processor & 1); }
+
 inline ThreadSelect thread_select(const AllocContext& ctx) {
     if (ctx.both_threads) return ThreadSelect::Both;
     return ctx.thread == 0 ? ThreadSelect::Thread0 : ThreadSelect::Thread1;

@@ -50,6 +50,8 @@ private:
             if (e == EscrId::None || !escr_usable(e, ctx_)) continue;
             const unsigned idx = escr_index(e);
             if (escr_users_[idx] > 0 && escr_value_[idx] != unit.escr_value) continue;
+            // :precise: the ESCR must feed the PEBS counter, which one unit at most can have.
+            if (unit.need->pebs && (pebs_taken_ || !(kEscrs[idx].counters & pebs_bit()))) continue;
             const unsigned side = kEscrs[idx].side;
             const unsigned load = unit.need->needs_counter ? 1 : 0;
             if (load_[side] + load > capacity_[side]) continue;
@@ -57,7 +59,9 @@ private:
             ++escr_users_[idx];
             load_[side] += load;
             chosen_[u] = e;
+            pebs_taken_ = pebs_taken_ || unit.need->pebs;
             if (dfs(i + 1)) return true;
+            if (unit.need->pebs) pebs_taken_ = false;
             --escr_users_[idx];
             load_[side] -= load;
             chosen_[u] = EscrId::None;
@@ -65,8 +69,11 @@ private:
         return false;
     }
 
+    CounterMask pebs_bit() const { return usable_counters(ctx_) & counter_bit(pebs_counter(ctx_.thread)); }
+
     void assign_counters(std::vector<UnitPlace>* places) {
-        CounterMask taken = ~usable_counters(ctx_);
+        // The PEBS counter is kept for the :precise unit; the others share the rest of its side.
+        CounterMask taken = ~usable_counters(ctx_) | (pebs_taken_ ? pebs_bit() : 0);
         // Members in input order, so that the first requests get the lowest counters.
         std::vector<std::size_t> ordered(members_);
         std::sort(ordered.begin(), ordered.end());
@@ -74,6 +81,10 @@ private:
             UnitPlace& place = (*places)[u];
             place.escr = chosen_[u];
             if (!units_[u].need->needs_counter) continue;
+            if (units_[u].need->pebs) {
+                place.counter = static_cast<int>(pebs_counter(ctx_.thread));
+                continue;
+            }
             const CounterMask options = kEscrs[escr_index(place.escr)].counters & ~taken;
             const int counter = __builtin_ctz(options);  // non-empty: dfs kept every side within capacity
             place.counter = counter;
@@ -89,6 +100,7 @@ private:
     std::array<std::uint64_t, kNumEscrs> escr_value_;
     std::array<unsigned, kNumEscrs> escr_users_;
     std::vector<EscrId> chosen_;
+    bool pebs_taken_ = false;
 };
 
 }  // namespace

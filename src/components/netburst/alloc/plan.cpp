@@ -28,6 +28,7 @@ private:
         u.candidates[0] = def.escrs[0];
         u.candidates[1] = def.escrs[1];
         u.needs_counter = role == UnitRole::Count || kUpstreamNeedsCounter;
+        u.pebs = role == UnitRole::Count && requests_[index].precise != 0;
         return u;
     }
 

@@ -19,6 +19,7 @@ struct UnitNeed {
     EscrContent content;
     EscrId candidates[2] = {EscrId::None, EscrId::None};
     bool needs_counter = true;
+    bool pebs = false;  // the counting unit of a :precise request: it must be on the PEBS counter
     CounterFilter filter;
     // Execution-metric units: their tag value (upstream) or counting mask (downstream) follows the tag bit the
     // allocator chooses for group `exec_group`.

@@ -78,6 +78,25 @@ struct PmuClaim {
     unsigned logical_processor = 0;
 };
 
+// One overflow interrupt as the backend hands it to the handler.
+struct Interrupt {
+    std::uint64_t eip = 0;       // the instruction it returns to (0: unknown)
+    CounterMask overflowed = 0;  // counters whose OVF flag was set
+    bool pebs = false;           // raised by the PEBS buffer's threshold (its records: take_pebs_record)
+};
+
+// A PEBS record the PMU wrote into the DS save area's buffer: where, which of its fields the backend knows to hold
+// the machine's values (bit i for field i, table/msr_map.h), and the sampled uop's data address where the backend
+// knows it (0 otherwise).
+// `rewound`: the backend moved the buffer's index back to its base after this record, the last one written, and
+// the buffer had held that many records.
+struct PebsNote {
+    std::uint64_t record = 0;
+    std::uint32_t valid = 0;
+    std::uint64_t data_address = 0;
+    std::uint32_t rewound = 0;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -130,12 +149,21 @@ public:
         (void)on;
         return IoStatus::Unsupported;
     }
-    // The calling thread's oldest PMI not yet taken: the instruction it returns to (0: unknown) and the counters
-    // that had overflowed. Unavailable when none is queued.
-    virtual IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) {
-        (void)eip;
-        (void)overflowed;
+    // The calling thread's oldest PMI not yet taken. Unavailable when none is queued.
+    virtual IoStatus take_interrupt(Interrupt* out) {
+        (void)out;
         return IoStatus::Unavailable;
+    }
+    // The calling thread's oldest PEBS record not yet taken, in the order the PMU wrote them. Unavailable when none.
+    virtual IoStatus take_pebs_record(PebsNote* out) {
+        (void)out;
+        return IoStatus::Unavailable;
+    }
+    // Whether the backend can arm PEBS for the program (a DS save area in the program's memory, its buffer
+    // interrupt delivered as interrupt_signal()); *why says why not.
+    virtual bool pebs_possible(std::string* why) const {
+        *why = "this backend cannot deliver PEBS buffer interrupts to the program";
+        return false;
     }
 
     // Why the last access the calling thread made was refused, when the backend refused it itself ("" if not).

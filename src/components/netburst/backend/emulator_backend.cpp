@@ -62,13 +62,32 @@ IoStatus EmulatorBackend::deliver_interrupts(bool on) {
     return status_of(nb_pmi_signal(on ? interrupt_signal() : 0));
 }
 
-IoStatus EmulatorBackend::take_interrupt(std::uint64_t* eip, CounterMask* overflowed) {
+IoStatus EmulatorBackend::take_interrupt(Interrupt* out) {
     nb_pmi pmi{};
     const int r = nb_take_pmi(&pmi);
     if (r != NB_OK) return r == NB_NO_PMI ? IoStatus::Unavailable : status_of(r);
-    *eip = pmi.eip;
-    *overflowed = pmi.overflowed;
+    out->eip = pmi.eip;
+    out->overflowed = pmi.overflowed;
+    out->pebs = pmi.pebs != 0;
     return IoStatus::Ok;
+}
+
+IoStatus EmulatorBackend::take_pebs_record(PebsNote* out) {
+    nb_pebs_note note{};
+    const int r = nb_take_pebs(&note);
+    if (r != NB_OK) return r == NB_NO_PMI ? IoStatus::Unavailable : status_of(r);
+    out->record = note.record;
+    out->valid = note.valid;
+    out->data_address = note.data_address;
+    out->rewound = note.rewound;
+    return IoStatus::Ok;
+}
+
+// The emulated PMU writes PEBS records into the program's memory and the tool sends its buffer interrupts as
+// signals (netburst_client.h, protocol 4).
+bool EmulatorBackend::pebs_possible(std::string* why) const {
+    why->clear();
+    return true;
 }
 
 unsigned EmulatorBackend::logical_processor() {

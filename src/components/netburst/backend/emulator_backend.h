@@ -36,7 +36,9 @@ public:
     unsigned logical_processor() override;
     int interrupt_signal() const override;
     IoStatus deliver_interrupts(bool on) override;
-    IoStatus take_interrupt(std::uint64_t* eip, CounterMask* overflowed) override;
+    IoStatus take_interrupt(Interrupt* out) override;
+    IoStatus take_pebs_record(PebsNote* out) override;
+    bool pebs_possible(std::string* why) const override;
 };
 
 }  // namespace netburst::component

@@ -475,4 +475,18 @@ void MsrBackend::release(const PmuClaim& claim) {
     ps.lock.unlock();
 }
 
+// The encoding of PEBS is the emulator path's (encode/program.h), but arming it from user space is not safe: the
+// DS save area's address is linear, the PEBS counter counts every process that runs on the logical CPU, and its
+// microcode assist would write records at this process's address into whichever process is running; the buffer
+// must be in memory the kernel keeps mapped in every address space, and its threshold interrupt goes to the
+// kernel's PMI handler, which the MSR device does not reach. With Hyper-Threading PEBS does not work at all.
+bool MsrBackend::pebs_possible(std::string* why) const {
+    *why = "PEBS (:precise) is not armed through /dev/cpu/*/msr: its DS save area must be memory the kernel maps in "
+           "every address space (the counter counts every process on the CPU, and records would be written at this "
+           "process's address into whichever process runs) and its buffer interrupt goes to the kernel's PMI "
+           "handler; nor does PEBS work with Hyper-Threading on. Count the event without :precise, or sample it "
+           "under netburst-run (doc/sampling.md)";
+    return false;
+}
+
 }  // namespace netburst::component

@@ -65,6 +65,7 @@ public:
     unsigned register_thread() override;
     void release_thread() override;
     std::string last_refusal() const override;
+    bool pebs_possible(std::string* why) const override;
 
     // What other software holds on `package` now (read from the CCCRs), for the component's description.
     CounterMask foreign_counters(unsigned package);

@@ -92,9 +92,16 @@ int nb_native_next_umask(unsigned* code) {
 }
 
 int nb_native_name_to_code(const char* name, unsigned* code) {
+    return nb_native_name_to_code_why(name, code, nullptr, 0);
+}
+
+int nb_native_name_to_code_why(const char* name, unsigned* code, char* why, size_t why_len) {
     return with_component([&](ComponentState& c) {
         auto r = c.registry.code_for(name);
-        if (!r.ok()) return NB_STATUS_NO_EVENT;
+        if (!r.ok()) {
+            if (why) copy_text(why, why_len, r.error().message);
+            return NB_STATUS_NO_EVENT;
+        }
         *code = *r;
         return NB_STATUS_OK;
     });
@@ -206,6 +213,12 @@ int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint
         const CpuTarget target(c.backend(), *set);
         return take_event_set_overflow(c.backend(), set, address, event_mask);
     });
+}
+
+int nb_event_set_pebs_sample(const struct nb_event_set* set, struct papi_netburst_pebs_sample* out) {
+    if (set->pebs_samples == 0) return NB_STATUS_NO_EVENT;
+    *out = set->pebs_last;
+    return NB_STATUS_OK;
 }
 
 int nb_event_set_attach_cpu(struct nb_event_set* set, unsigned cpu, char* why, size_t why_len) {

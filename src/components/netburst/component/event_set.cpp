@@ -50,8 +50,68 @@ IoStatus apply(Backend& backend, const nb_msr_write* writes, unsigned count, std
 
 // Disables everything the set programmed, whatever fails on the way: this runs when undoing a failed start too.
 void apply_stop(Backend& backend, const nb_event_set* set) {
-    for (unsigned i = 0; i < set->num_stop_writes; ++i)
-        backend.write_msr(set->stop_writes[i].msr, set->stop_writes[i].value);
+    const nb_msr_write* writes = set->pebs_armed ? set->pebs_stop_writes : set->stop_writes;
+    const unsigned count = set->pebs_armed ? set->num_pebs_stop_writes : set->num_stop_writes;
+    for (unsigned i = 0; i < count; ++i) backend.write_msr(writes[i].msr, writes[i].value);
+}
+
+// The PEBS counter of an armed set: the counter reloads itself after every record, so its count is the records
+// written (each stands for a period: period - 1 counted events and the sampled one) plus what it counted since
+// the last reload. The PMU writes the DS area behind the compiler's back, so its fields are read as volatile.
+bool pebs_counting(const nb_event_set* set, unsigned c) {
+    return set->pebs_armed && set->pebs_event >= 0 && set->counter_of[set->pebs_event] == static_cast<int>(c);
+}
+
+std::uint64_t ds_field(const nb_event_set* set, unsigned offset) {
+    const volatile unsigned char* p = set->pebs_area + offset;
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < 8; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+    return v;
+}
+
+void set_ds_field(nb_event_set* set, unsigned offset, std::uint64_t value) {
+    volatile unsigned char* p = set->pebs_area + offset;
+    for (unsigned i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(value >> (8 * i));
+}
+
+std::uint64_t ds_address(const nb_event_set* set) { return reinterpret_cast<std::uintptr_t>(set->pebs_area); }
+
+// A PEBS sample's handler may interrupt this between its two reads, rewinding the buffer and counting what it
+// held in pebs_records_before: the pair is read again until the handler did not run in between.
+std::uint64_t pebs_records_written(const nb_event_set* set) {
+    const std::uint64_t base = ds_address(set) + kDsManagementBytes;
+    for (;;) {
+        const std::uint64_t before = set->pebs_records_before;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        const std::uint64_t index = ds_field(set, kDsPebsIndex);
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (before == set->pebs_records_before)
+            return before + (index > base ? (index - base) / kPebsRecordBytes : 0);
+    }
+}
+
+std::uint64_t pebs_total(const nb_event_set* set, std::uint64_t raw) {
+    const std::uint64_t since_reload = (raw - pebs_start_value(set->pebs_period)) & kCounterValueMask;
+    return pebs_records_written(set) * set->pebs_period + since_reload;
+}
+
+// The DS save area as a driver sets it up, at the set's address now (PAPI keeps the set where it is while it runs).
+void prepare_pebs_area(nb_event_set* set) {
+    std::memset(set->pebs_area, 0, sizeof set->pebs_area);
+    PebsArming arming;
+    arming.ds_area = ds_address(set);
+    arming.records = NB_PEBS_RECORDS;
+    arming.period = set->pebs_period;
+    const DsAreaFields f = pebs_ds_fields(arming);
+    set_ds_field(set, kDsPebsBase, f.base);
+    set_ds_field(set, kDsPebsIndex, f.index);
+    set_ds_field(set, kDsPebsMaximum, f.maximum);
+    set_ds_field(set, kDsPebsThreshold, f.threshold);
+    set_ds_field(set, kDsPebsCounterReset, f.counter_reset);
+    for (unsigned i = 0; i < set->num_pebs_start_writes; ++i)
+        if (set->pebs_start_writes[i].msr == kMsrDsArea) set->pebs_start_writes[i].value = arming.ds_area;
+    set->pebs_records_before = 0;
+    set->pebs_samples = 0;
 }
 
 // One counter: the events since the previous read, then the OVF flag acknowledged (see counter_extension.h).
@@ -63,6 +123,11 @@ void apply_stop(Backend& backend, const nb_event_set* set) {
 // read saw. It starts at most 2^31 events short of the wrap, so its one wrap per period always ends below last.
 bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
     raw &= kCounterValueMask;
+    if (pebs_counting(set, c)) {
+        set->total[c] = pebs_total(set, raw);
+        set->last_raw[c] = raw;
+        return false;
+    }
     if (set->overflow_counters & counter_bit(c)) {
         set->total[c] += counter_delta(set->last_raw[c], raw, false);
         set->last_raw[c] = raw;
@@ -171,6 +236,8 @@ IoStatus reload(Backend& backend, nb_event_set* set, CounterMask mask) {
     return IoStatus::Ok;
 }
 
+bool interrupts(const nb_event_set* set) { return set->overflow_counters != 0 || set->pebs_armed; }
+
 // Reloads that an interrupt left to the call it interrupted (take_event_set_overflow); a new interrupt during
 // one adds to the mask, so the loop runs until it is empty.
 void settle_reloads(Backend& backend, nb_event_set* set) {
@@ -205,7 +272,8 @@ std::string event_name(ComponentState& component, const nb_event_set* set, int i
 int program_and_check(ComponentState& component, const nb_event_set* set, std::string* why) {
     Backend& backend = component.backend();
     std::string failed;
-    const IoStatus s = apply(backend, set->start_writes, set->num_start_writes, &failed);
+    const IoStatus s = set->pebs_armed ? apply(backend, set->pebs_start_writes, set->num_pebs_start_writes, &failed)
+                                       : apply(backend, set->start_writes, set->num_start_writes, &failed);
     if (s != IoStatus::Ok) {
         const std::string reason = backend.last_refusal();
         apply_stop(backend, set);
@@ -234,6 +302,7 @@ void init_event_set(nb_event_set* set, int domain) {
     std::memset(set, 0, sizeof *set);
     set->domain = domain;
     set->attached_cpu = -1;
+    set->pebs_event = -1;
 }
 
 int update_event_set(ComponentState& component, nb_event_set* set, unsigned logical_processor, const unsigned* codes,
@@ -288,6 +357,24 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
     ctx.unavailable_escrs |= occupancy.unavailable_escrs;
     ctx.unavailable_reason = std::move(occupancy.reason);
     ctx.sibling = occupancy.sibling;
+    // :precise: one event at a time can drive PEBS, on the logical processor's PEBS counter.
+    int pebs_request = -1;
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+        if (!requests[k].precise) continue;
+        if (pebs_request >= 0) {
+            *why = std::string("two events with :precise (") +
+                   requests[static_cast<std::size_t>(pebs_request)].base_name() + " and " + requests[k].base_name() +
+                   "): PEBS has one counter, " + kCounters[pebs_counter(lp)].counter_name + " for logical processor " +
+                   std::to_string(lp) + ", and one DS save area";
+            return NB_STATUS_CONFLICT;
+        }
+        std::string reason;
+        if (!component.backend().pebs_possible(&reason)) {
+            *why = std::string(requests[k].base_name()) + ":precise: " + reason;
+            return NB_STATUS_UNSUPPORTED;
+        }
+        pebs_request = static_cast<int>(k);
+    }
     Result<Schedule> schedule = schedule_events(requests, ctx);
     if (!schedule.ok()) {
         *why = schedule.error().message;
@@ -314,6 +401,8 @@ int update_event_set(ComponentState& component, nb_event_set* set, unsigned logi
         }
     }
     next.num_events = num_codes;
+    if (pebs_request >= 0)
+        next.pebs_event = static_cast<std::int8_t>(first_event_of_request[static_cast<std::size_t>(pebs_request)]);
     for (unsigned i = 0; i < num_codes; ++i) {
         const int counter = schedule->requests[request_of_event[i]].result_counter;
         next.codes[i] = codes[i];
@@ -374,8 +463,9 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
     std::memset(set->total, 0, sizeof set->total);
     std::memset(set->values, 0, sizeof set->values);
     start_overflow_counters(set);
+    if (set->pebs_armed) prepare_pebs_area(set);
     // The thread's interrupts go to this set from now on (and none is left over from an earlier run).
-    if (set->overflow_counters != 0 && backend.deliver_interrupts(true) != IoStatus::Ok) {
+    if (interrupts(set) && backend.deliver_interrupts(true) != IoStatus::Ok) {
         backend.release(claim);
         *why = "the backend cannot deliver overflow interrupts";
         return NB_STATUS_UNSUPPORTED;
@@ -383,7 +473,7 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
     // Checked again even when update tried the set: the backend's answer is about the registers as programmed now.
     const int status = program_and_check(component, set, why);
     if (status != NB_STATUS_OK) {
-        if (set->overflow_counters != 0) backend.deliver_interrupts(false);
+        if (interrupts(set)) backend.deliver_interrupts(false);
         backend.release(claim);
         return status;
     }
@@ -410,7 +500,7 @@ int stop_event_set(Backend& backend, nb_event_set* set) {
     set->running = 0;
     apply_stop(backend, set);
     // An interrupt still on its way is for counters that no longer count.
-    if (set->overflow_counters != 0) backend.deliver_interrupts(false);
+    if (interrupts(set)) backend.deliver_interrupts(false);
     set->reload_owed = 0;
     backend.release(claim_of(*set));
     if (s != IoStatus::Ok) return io_status(s);
@@ -427,8 +517,9 @@ int reset_event_set(Backend& backend, nb_event_set* set) {
     if (set->running) {
         for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
             if (!(set->read_counters & counter_bit(c))) continue;
-            const std::uint64_t start =
+            std::uint64_t start =
                 set->overflow_counters & counter_bit(c) ? overflow_start_value(set->threshold[c]) : 0;
+            if (pebs_counting(set, c)) start = pebs_start_value(set->pebs_period);
             IoStatus s = backend.write_msr(kCounters[c].counter_msr, start);
             if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);  // clears OVF
             if (s != IoStatus::Ok) return io_status(s);
@@ -437,6 +528,11 @@ int reset_event_set(Backend& backend, nb_event_set* set) {
     std::memset(set->last_raw, 0, sizeof set->last_raw);
     std::memset(set->total, 0, sizeof set->total);
     start_overflow_counters(set);
+    if (set->pebs_armed && set->running) {  // the buffer's records are of the counts the reset drops
+        const std::uint64_t base = ds_address(set) + kDsManagementBytes;
+        set_ds_field(set, kDsPebsIndex, base);
+        set->pebs_records_before = 0;
+    }
     publish_values(set);
     return NB_STATUS_OK;
 }
@@ -458,18 +554,75 @@ int write_event_set(Backend& backend, nb_event_set* set, const long long* values
     return NB_STATUS_OK;
 }
 
+namespace {
+
+// PAPI_overflow on the :precise event: PEBS every `threshold`-th event (0: no longer). The armed writes come from
+// the encoder (encode/program.h); start puts the set's DS save area's address in them.
+int set_pebs_overflow(nb_event_set* set, unsigned counter, long long threshold) {
+    if (threshold == 0) {
+        set->pebs_armed = 0;
+        return NB_STATUS_OK;
+    }
+    if (threshold < 2) return NB_STATUS_INVALID;  // the sampled event is the one after the overflow
+    PebsArming arming;
+    arming.records = NB_PEBS_RECORDS;
+    arming.period = static_cast<std::uint64_t>(threshold);
+    std::vector<MsrWrite> start, stop;
+    for (unsigned i = 0; i < set->num_start_writes; ++i)
+        start.push_back({set->start_writes[i].msr, set->start_writes[i].value});
+    for (unsigned i = 0; i < set->num_stop_writes; ++i)
+        stop.push_back({set->stop_writes[i].msr, set->stop_writes[i].value});
+    if (!copy_writes(pebs_start_writes(start, counter, arming), set->pebs_start_writes, &set->num_pebs_start_writes) ||
+        !copy_writes(pebs_stop_writes(stop), set->pebs_stop_writes, &set->num_pebs_stop_writes))
+        return NB_STATUS_INVALID;
+    set->pebs_period = arming.period;
+    set->pebs_armed = 1;
+    return NB_STATUS_OK;
+}
+
+// A PEBS record the backend noted becomes the set's current sample, dispatched at its EIP to the :precise event
+// (and any other spelling of it in the set). When the backend rewound the buffer after it, what the buffer held
+// counts toward the event's total from now on.
+void take_pebs_sample(nb_event_set* set, const PebsNote& note, std::uint64_t* address, std::uint64_t* event_mask) {
+    const std::uint64_t base = ds_address(set) + kDsManagementBytes;
+    const std::uint64_t end = base + std::uint64_t{NB_PEBS_RECORDS} * kPebsRecordBytes;
+    if (note.record < base || note.record + kPebsRecordBytes > end || (note.record - base) % kPebsRecordBytes != 0)
+        return;  // not this set's buffer
+    papi_netburst_pebs_sample sample{};
+    const unsigned offset = static_cast<unsigned>(note.record - ds_address(set));
+    for (unsigned f = 0; f < kPebsRecordFields; ++f) sample.field[f] = ds_field(set, offset + 8 * f);
+    sample.valid = note.valid;
+    sample.has_data_address = note.data_address != 0;
+    sample.data_address = note.data_address;
+    sample.sequence = ++set->pebs_samples;
+    set->pebs_last = sample;
+    set->pebs_records_before += note.rewound;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    *address = sample.field[PAPI_NETBURST_EIP];
+    for (unsigned i = 0; i < set->num_events; ++i)
+        if (set->counter_of[i] == set->counter_of[set->pebs_event]) *event_mask |= std::uint64_t{1} << i;
+}
+
+}  // namespace
+
 int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigned event, long long threshold) {
     if (event >= set->num_events || threshold < 0 || threshold > (1ll << 31) || set->running) return NB_STATUS_INVALID;
     if (component.backend().interrupt_signal() == 0 || !component.cpu().per_thread_pmu) return NB_STATUS_UNSUPPORTED;
     const unsigned c = static_cast<unsigned>(set->counter_of[event]);
+    if (set->pebs_event >= 0 && set->counter_of[set->pebs_event] == static_cast<int>(c))
+        return set_pebs_overflow(set, c, threshold);
     const bool interrupt = threshold > 0;
     const std::uint64_t cccr = cccr_with_overflow_interrupt(set->cccr[c], interrupt, set->logical_processor);
     const std::uint64_t start = interrupt ? overflow_start_value(static_cast<std::uint64_t>(threshold)) : 0;
     // The start writes come from the encoder in the order it chose (counter value before CCCR enable); only the
-    // two values of this counter change.
+    // two values of this counter change, in the PEBS-armed copy too.
     for (unsigned i = 0; i < set->num_start_writes; ++i) {
         if (set->start_writes[i].msr == kCounters[c].counter_msr) set->start_writes[i].value = start;
         if (set->start_writes[i].msr == kCounters[c].cccr_msr) set->start_writes[i].value = cccr;
+    }
+    for (unsigned i = 0; i < set->num_pebs_start_writes; ++i) {
+        if (set->pebs_start_writes[i].msr == kCounters[c].counter_msr) set->pebs_start_writes[i].value = start;
+        if (set->pebs_start_writes[i].msr == kCounters[c].cccr_msr) set->pebs_start_writes[i].value = cccr;
     }
     set->cccr[c] = cccr;
     set->threshold[c] = interrupt ? static_cast<std::uint64_t>(threshold) : 0;
@@ -479,11 +632,19 @@ int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigne
 }
 
 int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* address, std::uint64_t* event_mask) {
-    std::uint64_t eip = 0;
-    CounterMask overflowed = 0;
-    if (backend.take_interrupt(&eip, &overflowed) != IoStatus::Ok) return NB_STATUS_NO_EVENT;
-    *address = eip;
     *event_mask = 0;
+    // PEBS records first, one per call, whichever interrupt announced them: a buffer-threshold interrupt may have
+    // been merged with another on the interrupt line, and a record may be written before its own interrupt.
+    PebsNote note;
+    if (set->running && set->pebs_armed && backend.take_pebs_record(&note) == IoStatus::Ok) {
+        *address = 0;
+        take_pebs_sample(set, note, address, event_mask);
+        return NB_STATUS_OK;
+    }
+    Interrupt in;
+    if (backend.take_interrupt(&in) != IoStatus::Ok) return NB_STATUS_NO_EVENT;
+    *address = in.eip;
+    CounterMask overflowed = in.overflowed;
     overflowed &= set->overflow_counters;
     if (!set->running || overflowed == 0) return NB_STATUS_OK;
     // The interrupt names every counter whose OVF flag was set when it was raised, and the flag stays set until a

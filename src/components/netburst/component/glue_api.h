@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "papi_netburst.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,10 @@ enum nb_status {
 /* Start: 3 tagging MSRs, at most one ESCR, one counter clear and one CCCR per counter. */
 #define NB_MAX_WRITES 64
 #define NB_REASON_LEN 1024 /* PAPI_HUGE_STR_LEN */
+/* PEBS: the DS save area with its buffer lives in the event set (64-bit layout: 0x48 bytes of management fields,
+ * records of 144 bytes). 32 records cover the signal's delivery lag at periods of a few hundred events and up. */
+#define NB_PEBS_RECORDS 32
+#define NB_PEBS_AREA_BYTES (0x48 + NB_PEBS_RECORDS * 144)
 
 /* Domains, with PAPI's values (PAPI_DOM_USER, PAPI_DOM_KERNEL). */
 #define NB_DOMAIN_USER 1
@@ -75,6 +81,20 @@ struct nb_event_set {
     uint32_t overflow_counters;
     uint32_t reload_owed;
     uint64_t threshold[NB_NUM_COUNTERS];
+    /* PEBS (an event with :precise): the event (-1: none), whether set_overflow armed it and its period, the armed
+     * start and stop writes, the records written before the buffer's index was last rewound, and the sample the
+     * handler is given (papi_netburst_pebs_sample). pebs_area is the DS save area; the PMU writes it. */
+    int8_t pebs_event;
+    uint8_t pebs_armed;
+    uint64_t pebs_period;
+    uint16_t num_pebs_start_writes;
+    uint16_t num_pebs_stop_writes;
+    struct nb_msr_write pebs_start_writes[NB_MAX_WRITES];
+    struct nb_msr_write pebs_stop_writes[NB_MAX_WRITES];
+    uint64_t pebs_records_before;
+    uint64_t pebs_samples;
+    struct papi_netburst_pebs_sample pebs_last;
+    unsigned char pebs_area[NB_PEBS_AREA_BYTES] __attribute__((aligned(64)));
 };
 
 /* Per-thread context (PAPI's hwd_context_t for the thread that owns the event sets). */
@@ -128,6 +148,9 @@ int nb_native_first(unsigned* code);
 int nb_native_next_event(unsigned* code);
 int nb_native_next_umask(unsigned* code);
 int nb_native_name_to_code(const char* name, unsigned* code);
+/* The same, with the parser's explanation of a name that is not a native event in `why` (an unknown name's nearest
+ * names, a modifier that does not apply: :precise on an event that cannot drive PEBS). */
+int nb_native_name_to_code_why(const char* name, unsigned* code, char* why, size_t why_len);
 int nb_native_code_to_name(unsigned code, char* buf, size_t len);
 int nb_native_code_to_descr(unsigned code, char* buf, size_t len);       /* "event, masks:mask" for umasks */
 int nb_native_code_to_short_descr(unsigned code, char* buf, size_t len);
@@ -150,7 +173,9 @@ int nb_event_set_reset(struct nb_event_set* set);
 int nb_event_set_write(struct nb_event_set* set, const long long* values);
 void nb_event_set_cleanup(struct nb_event_set* set);
 /* Hardware overflow. set_overflow: event `event` (PAPI's NativeInfo position) interrupts after every `threshold`
- * events (0: no longer); only on a stopped set, with a backend that can interrupt (nb_component_info). The
+ * events (0: no longer); an event with :precise samples by PEBS instead, every threshold-th event (at least 2):
+ * take_overflow then hands out each PEBS record first (*address the record's EIP, *event_mask the :precise event;
+ * nb_event_set_pebs_sample gives the whole record), then the interrupts; only on a stopped set, with a backend that can interrupt (nb_component_info). The
  * interrupt arrives as the signal nb_component_info.interrupt_signal while the set runs; take_overflow, from its
  * handler, takes the oldest one: NB_STATUS_OK with the instruction it returns to (*address; 0 when the backend
  * does not know it) and the set's events whose counters overflowed (*event_mask, bit i for event i; 0 when the
@@ -158,6 +183,8 @@ void nb_event_set_cleanup(struct nb_event_set* set);
  * NB_STATUS_NO_EVENT when none is queued. */
 int nb_event_set_set_overflow(struct nb_event_set* set, unsigned event, long long threshold);
 int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint64_t* event_mask);
+/* The set's current PEBS sample (papi_netburst.h): NB_STATUS_OK, or NB_STATUS_NO_EVENT when it has none. */
+int nb_event_set_pebs_sample(const struct nb_event_set* set, struct papi_netburst_pebs_sample* out);
 
 /* PAPI_CPU_ATTACH: the set counts logical CPU `cpu` (whatever runs there) instead of the calling thread's CPU,
  * and is scheduled again for that CPU's logical processor. Only with a backend that can (nb_component_info). */

@@ -2,7 +2,7 @@
 // (PAPI's "events"), with their masks as PAPI's "umasks", and a code for any other spelling a user writes.
 //
 // Names are PAPI's convention without the "netburst:::" prefix PAPI adds: event[:MASK...][:u][:k][:cmpl][:e]
-// [:thr=N][:tag=N]. Every name goes through the event parser, and a code stands for one canonical request: masks
+// [:thr=N][:tag=N][:precise=N] (:precise: sample by PEBS when overflow is set, doc/sampling.md). Every name goes through the event parser, and a code stands for one canonical request: masks
 // in any order, SDM aliases and libpfm4's replay_event virtual masks all map to the code of the canonical spelling,
 // and the name of a code is that spelling (so preset CSV terms, which are canonical, round-trip exactly).
 //

@@ -67,6 +67,45 @@ std::uint64_t overflow_start_value(std::uint64_t threshold) {
     return ((std::uint64_t{1} << kCounterWidthBits) - threshold) & kCounterValueMask;
 }
 
+DsAreaFields pebs_ds_fields(const PebsArming& a) {
+    DsAreaFields f;
+    f.base = a.ds_area + kDsManagementBytes;
+    f.index = f.base;
+    f.maximum = f.base + std::uint64_t{a.records} * kPebsRecordBytes;
+    f.threshold = f.base + kPebsRecordBytes;
+    f.counter_reset = pebs_start_value(a.period);
+    return f;
+}
+
+std::uint64_t pebs_start_value(std::uint64_t period) { return overflow_start_value(period - 1); }
+
+std::vector<MsrWrite> pebs_start_writes(const std::vector<MsrWrite>& start, unsigned counter, const PebsArming& a) {
+    constexpr std::uint64_t kEnable = std::uint64_t{1} << kPebsEnableMyThreadBit;
+    std::vector<MsrWrite> out = {{kMsrDsArea, a.ds_area}};
+    bool have_enable = false;
+    for (MsrWrite w : start) {
+        if (w.msr == kMsrPebsEnable) {
+            w.value |= kEnable;
+            have_enable = true;
+        }
+        if (w.msr == kCounters[counter].counter_msr) w.value = pebs_start_value(a.period);
+        if (w.msr == kCounters[counter].cccr_msr) w.value = cccr_with_overflow_interrupt(w.value, false, 0);
+        out.push_back(w);
+    }
+    // Without replay tagging the set writes no IA32_PEBS_ENABLE: ENABLE_PEBS goes before the counters start.
+    if (!have_enable) out.insert(out.begin() + 1, MsrWrite{kMsrPebsEnable, kEnable});
+    return out;
+}
+
+std::vector<MsrWrite> pebs_stop_writes(const std::vector<MsrWrite>& stop) {
+    std::vector<MsrWrite> out = stop;
+    bool have_enable = false;
+    for (const MsrWrite& w : stop) have_enable = have_enable || w.msr == kMsrPebsEnable;
+    if (!have_enable) out.push_back({kMsrPebsEnable, 0});
+    out.push_back({kMsrDsArea, 0});
+    return out;
+}
+
 int result_counter(const Schedule& s, std::size_t request) { return s.requests.at(request).result_counter; }
 
 }  // namespace netburst

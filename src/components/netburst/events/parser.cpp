@@ -77,7 +77,7 @@ std::vector<std::string> metric_mask_names() { return {"NBOGUS", "BOGUS"}; }
 std::string list_names(const std::vector<std::string>& names) { return join_alternatives(names); }
 
 bool is_modifier(std::string_view name) {
-    for (const char* m : {"u", "k", "e", "cmpl", "thr", "tag"})
+    for (const char* m : {"u", "k", "e", "cmpl", "thr", "tag", "precise"})
         if (iequal(name, m)) return true;
     return false;
 }
@@ -174,6 +174,16 @@ private:
             tag_modifier_ = static_cast<int>(value);
             return {};
         }
+        if (iequal(name, "precise")) {
+            if (!has_value) return bad("modifier 'precise' needs a value, as in precise=1");
+            if (seen_precise_) return duplicate(name);
+            seen_precise_ = true;
+            if (value > 3)
+                return bad("precise level " + quote(value_text) + " is out of range: libpfm4's levels are 0-3");
+            // Every level is the same request: PEBS on NetBurst has no skid to reduce further.
+            req_.precise = value > 0 ? 1 : 0;
+            return {};
+        }
         return bad("internal: unhandled modifier " + quote(name));
     }
 
@@ -184,7 +194,7 @@ private:
         if (is_modifier(name)) return apply_modifier(name, has_value ? part.substr(eq + 1) : std::string_view{}, has_value);
         if (has_value)
             return bad("unknown modifier " + quote(name) + " in " + quote(text_) +
-                       "; modifiers are u, k, cmpl, e, thr=N and tag=N");
+                       "; modifiers are u, k, cmpl, e, thr=N, tag=N and precise=N");
         return apply_mask(part);
     }
 
@@ -238,6 +248,19 @@ private:
     }
 
     Error finish() {
+        if (Error e = finish_fields(); e.code != ErrorCode::Ok) return e;
+        if (!req_.precise) return {};
+        if (!request_drives_pebs(req_))
+            return bad(std::string(req_.base_name()) + " cannot drive PEBS (:precise): only the at-retirement events "
+                       "front_end_event, execution_event and replay_event can, that is the metrics " +
+                       list_names(pebs_metric_names()) + "; sample it without :precise (overflow interrupt)");
+        if (req_.compare())
+            return bad(std::string(req_.base_name()) + ":precise: a PEBS counter counts each event, so :cmpl, :e "
+                       "and :thr cannot go with it");
+        return {};
+    }
+
+    Error finish_fields() {
         if (seen_u_ || seen_k_) {
             // Naming only one of u and k restricts counting to that level, as libpfm4 does.
             req_.privilege.user = seen_u_ ? user_ : false;
@@ -286,6 +309,7 @@ private:
     int tag_modifier_ = -1;
     const MetricDef* replay_metric_ = nullptr;
     bool seen_u_ = false, seen_k_ = false, seen_e_ = false, seen_cmpl_ = false, seen_thr_ = false, seen_tag_ = false;
+    bool seen_precise_ = false;
     bool user_ = false, kernel_ = false;
 };
 
@@ -306,6 +330,18 @@ std::vector<std::string> all_base_names() {
         if (e.alias) names.emplace_back(e.alias);
     }
     for (const MetricDef& metric : kMetrics) names.emplace_back(metric.name);
+    return names;
+}
+
+bool request_drives_pebs(const EventRequest& r) {
+    const EventDef& counting = r.metric ? event_def(r.metric->counting_event) : *r.event;
+    return counting.pebs;
+}
+
+std::vector<std::string> pebs_metric_names() {
+    std::vector<std::string> names;
+    for (const MetricDef& m : kMetrics)
+        if (event_def(m.counting_event).pebs) names.emplace_back(m.name);
     return names;
 }
 

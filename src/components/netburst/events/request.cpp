@@ -23,6 +23,7 @@ std::string canonical_name(const EventRequest& r) {
     if (r.edge) out += ":e";
     if (r.threshold) out += ":thr=" + std::to_string(r.threshold);
     if (r.pinned_tag_bit >= 0) out += ":tag=" + std::to_string(r.pinned_tag_bit);
+    if (r.precise) out += ":precise=" + std::to_string(r.precise);
     return out;
 }
 
@@ -30,7 +31,7 @@ bool operator==(const EventRequest& a, const EventRequest& b) {
     return a.event == b.event && a.metric == b.metric && a.mask == b.mask && a.tag_value == b.tag_value &&
            a.pinned_tag_bit == b.pinned_tag_bit && a.privilege_explicit == b.privilege_explicit &&
            (!a.privilege_explicit || a.privilege == b.privilege) && a.complement == b.complement &&
-           a.edge == b.edge && a.threshold == b.threshold;
+           a.edge == b.edge && a.threshold == b.threshold && a.precise == b.precise;
 }
 
 }  // namespace netburst

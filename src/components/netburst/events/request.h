@@ -43,6 +43,10 @@ struct EventRequest {
     std::uint8_t threshold = 0;
     bool compare() const { return complement || edge || threshold != 0; }
 
+    // libpfm4's :precise=N (N 0-3): sample by PEBS. On NetBurst PEBS has no skid at any level, so every N > 0
+    // asks for the same thing; the parser accepts it only for an event that can drive PEBS.
+    std::uint8_t precise = 0;
+
     bool is_metric() const { return metric != nullptr; }
     const char* base_name() const { return metric ? metric->name : event->name; }
 };

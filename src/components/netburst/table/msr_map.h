@@ -98,6 +98,17 @@ constexpr std::uint64_t kPebsEnableWritableMask = 0x07018607;
 // The counter that drives PEBS for logical processor 0: IQ_COUNTER4 (SDM 18.15.7; IQ_COUNTER5, 17, for logical
 // processor 1 with Hyper-Threading).
 constexpr unsigned kPebsCounterThread0 = 16;
+// The PEBS half of the DS save area in the 64-bit layout (IA-32e mode; SDM 17.4.9): its fields are 8 bytes, the
+// records 18 fields of 8 bytes (EFLAGS, EIP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, R8-R15). The emulator's PMU
+// writes this layout and the component sets it up.
+constexpr unsigned kDsPebsBase = 0x20;           // PEBS buffer base
+constexpr unsigned kDsPebsIndex = 0x28;          // where the next record goes
+constexpr unsigned kDsPebsMaximum = 0x30;        // absolute maximum: one past the last record
+constexpr unsigned kDsPebsThreshold = 0x38;      // interrupt threshold
+constexpr unsigned kDsPebsCounterReset = 0x40;   // the value the PEBS counter reloads with after a record
+constexpr unsigned kDsManagementBytes = 0x48;
+constexpr unsigned kPebsRecordFields = 18;
+constexpr unsigned kPebsRecordBytes = kPebsRecordFields * 8;
 // MSR_PEBS_MATRIX_VERT bits: 0 loads, 1 stores, 4 tagged mispredicted branches.
 constexpr std::uint64_t kMatrixVertWritableMask = 0x13;
 

@@ -1,0 +1,45 @@
+/* The netburst component's own API beside PAPI's: what a PEBS sample holds that PAPI's overflow handler cannot
+ * receive. doc/sampling.md, "PEBS through PAPI".
+ *
+ * An event with libpfm4's :precise=N modifier (N 1-3, all the same on NetBurst: PEBS has no skid) and overflow set
+ * with PAPI_overflow samples by PEBS. The handler's `address` is the record's EIP, the instruction that caused the
+ * event; inside the handler papi_netburst_get_pebs_sample() gives the whole record. */
+#ifndef PAPI_NETBURST_H
+#define PAPI_NETBURST_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Record fields, in the order of the 64-bit PEBS record. */
+enum papi_netburst_pebs_field {
+    PAPI_NETBURST_EFLAGS, PAPI_NETBURST_EIP,
+    PAPI_NETBURST_EAX, PAPI_NETBURST_EBX, PAPI_NETBURST_ECX, PAPI_NETBURST_EDX,
+    PAPI_NETBURST_ESI, PAPI_NETBURST_EDI, PAPI_NETBURST_EBP, PAPI_NETBURST_ESP,
+    PAPI_NETBURST_R8, PAPI_NETBURST_R9, PAPI_NETBURST_R10, PAPI_NETBURST_R11,
+    PAPI_NETBURST_R12, PAPI_NETBURST_R13, PAPI_NETBURST_R14, PAPI_NETBURST_R15,
+    PAPI_NETBURST_PEBS_FIELDS
+};
+
+struct papi_netburst_pebs_sample {
+    uint64_t field[PAPI_NETBURST_PEBS_FIELDS]; /* EFLAGS, EIP and the general registers at the instruction's start
+                                                  (RAX... on x86-64: the record's fields are 64 bits wide) */
+    uint32_t valid;            /* bit f: field[f] holds the machine's value. Under netburst-run: EIP, and the
+                                  register a memory operand is addressed by alone (base + displacement) */
+    uint32_t has_data_address; /* the emulator's addition: the sampled load's or store's linear address */
+    uint64_t data_address;
+    uint64_t sequence;         /* 1 for the set's first sample since PAPI_start, then 2, ... */
+};
+
+/* The PEBS sample being dispatched to EventSet's overflow handler (call it from the handler), or after the handler
+ * the last one. PAPI_OK; PAPI_ENOEVST when EventSet is not a netburst event set; PAPI_ENOEVNT when it has taken
+ * no PEBS sample since it started. */
+int papi_netburst_get_pebs_sample(int EventSet, struct papi_netburst_pebs_sample *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAPI_NETBURST_H */

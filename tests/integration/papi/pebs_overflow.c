@@ -1,0 +1,251 @@
+/* PEBS through PAPI on the emulated Pentium 4 (doc/sampling.md, "PEBS through PAPI"): an event with :precise=1
+ * and PAPI_overflow samples by PEBS, and every handler call's address is the instruction that caused the event.
+ *
+ * The program is Sprunt's l1_miss (examples/l1_miss.c) in small: a target load `mov (%rax),%rax` walks a ring of
+ * eight pointers 8 KB apart, one set of the 8 KB four-way L1, so that it misses every time, between two blocks of
+ * loads that always hit. The target load carries a global label, so the test knows its address without guessing.
+ * Checks, each printed as "ok NAME" or "FAIL NAME: why" (papi_integration_test.cpp runs it):
+ *   - every handler address is the target load's, and the vector names the :precise event;
+ *   - one handler call per period of the event's final count;
+ *   - the records' RAX (the target load's base register at its start) are the ring's eight addresses, 8 KB apart;
+ *   - events that cannot drive PEBS, and a second :precise event, are refused with an explanation.
+ *
+ * The run is eight chunks of CHUNK target loads, each counted from zero (PAPI_accum resets the set): CHUNK is one
+ * more than a multiple of eight, so each chunk's samples fall on the ring one address further on, and the eight
+ * chunks see all eight addresses whatever else the program's handler adds to the count.
+ *
+ * Usage: pebs_overflow [--thread]   --thread: the checks run in a second thread, which `netburst-run --ht` puts on
+ * logical processor 1 (PEBS on IQ_COUNTER5). */
+#define _GNU_SOURCE
+#include <papi.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "papi_netburst.h"
+
+#define RING 8
+#define STRIDE 8192
+#define RING_OFFSET 0x760
+#define HITS_PER_BLOCK 64
+#define PERIOD 1001 /* prime to the ring's eight, so that the samples visit every address */
+#define EVENT "1stL_cache_load_miss_retired:precise=1"
+#define CHUNKS 8
+#define CHUNK 5001
+
+static char ring[RING * STRIDE + 4096] __attribute__((aligned(4096)));
+static char hot[1024] __attribute__((aligned(4096)));
+
+/* The target load's address: the label is in walk's assembly, which is emitted once (noinline, noclone). */
+extern const char nb_pebs_target_load[];
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define HIT_BLOCK                                   \
+	".set nb_offset, 0\n\t"                     \
+	".rept " XSTR(HITS_PER_BLOCK) "\n\t"        \
+	"movl nb_offset(%[hot]), %%ecx\n\t"         \
+	".set nb_offset, (nb_offset + 64) %% 1024\n\t" \
+	".endr\n\t"
+
+/* `loads` steps along the ring from p; returns where they end. */
+__attribute__((noinline, noclone)) static char *walk(char *p, long loads)
+{
+	long inner = loads;
+	__asm__ volatile("1:\n\t" HIT_BLOCK
+			 ".globl nb_pebs_target_load\n"
+			 "nb_pebs_target_load:\n\t"
+			 "movq (%[p]), %[p]\n\t" HIT_BLOCK
+			 "decq %[inner]\n\t"
+			 "jnz 1b\n\t"
+			 : [p] "+a"(p), [inner] "+r"(inner)
+			 : [hot] "r"(hot)
+			 : "ecx", "memory", "cc");
+	return p;
+}
+
+#define MAX_CALLS 4096
+static volatile int calls;
+static uintptr_t addresses[MAX_CALLS];
+static long long vectors[MAX_CALLS];
+static struct papi_netburst_pebs_sample samples[MAX_CALLS];
+static int sample_status[MAX_CALLS];
+
+static void handler(int set, void *address, long long vector, void *context)
+{
+	(void)context;
+	if (calls < MAX_CALLS) {
+		addresses[calls] = (uintptr_t)address;
+		vectors[calls] = vector;
+		sample_status[calls] = papi_netburst_get_pebs_sample(set, &samples[calls]);
+	}
+	calls++;
+}
+
+/* PAPI's error output of adding `name` to `set`, in text. */
+static int add_explained(int set, const char *name, char *text, size_t size)
+{
+	char path[] = "/tmp/nb-pebs-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), rc;
+	FILE *f;
+
+	text[0] = '\0';
+	PAPI_set_debug(PAPI_VERB_ECONT);
+	fflush(stderr);
+	dup2(fd, 2);
+	rc = PAPI_add_named_event(set, name);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	PAPI_set_debug(PAPI_QUIET);
+	f = fopen(path, "r");
+	if (f) {
+		size_t len = fread(text, 1, size - 1, f);
+		text[len] = '\0';
+		fclose(f);
+	}
+	unlink(path);
+	close(fd);
+	return rc;
+}
+
+static void refusals(void)
+{
+	char text[4096];
+	int set = PAPI_NULL, rc;
+
+	PAPI_create_eventset(&set);
+	rc = add_explained(set, "mispred_branch_retired:precise=1", text, sizeof text);
+	CHECK("not_pebs_capable_refused", rc != PAPI_OK, "adding mispred_branch_retired:precise=1 returned %d", rc);
+	CHECK("not_pebs_capable_explained",
+	      strstr(text, "cannot drive PEBS") && strstr(text, "1stL_cache_load_miss_retired"),
+	      "PAPI's error output was: %s", text);
+	rc = add_explained(set, "1stL_cache_load_miss_retired:precise=1", text, sizeof text);
+	CHECK("first_precise_added", rc == PAPI_OK, "returned %d: %s", rc, text);
+	rc = add_explained(set, "memory_loads:precise=1", text, sizeof text);
+	CHECK("second_precise_is_ECNFLCT", rc == PAPI_ECNFLCT, "adding a second :precise event returned %d", rc);
+	/* IQ_COUNTER4 on logical processor 0, IQ_COUNTER5 on 1: the test driver reads which. */
+	printf("second precise refused: %s%s", text, text[0] && text[strlen(text) - 1] == '\n' ? "" : "\n");
+	CHECK("second_precise_explained", strstr(text, "PEBS has one counter") && strstr(text, "MSR_IQ_COUNTER"),
+	      "PAPI's error output was: %s", text);
+	CHECK("second_precise_keeps_the_set", PAPI_num_events(set) == 1, "the set has %d events",
+	      PAPI_num_events(set));
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void precise_samples(void)
+{
+	const char *events[] = {EVENT};
+	int set = new_set(events, 1), code = 0, rc, i, n, on_load = 0, vector_ok = 0, sampled = 0, rax_ok = 0;
+	int distinct = 0, spaced = 1;
+	long long count = 0, chunk_count, expected_calls = 0;
+	uint64_t rax[MAX_CALLS];
+	char *p;
+	char *first = ring + RING_OFFSET;
+	const uintptr_t target = (uintptr_t)nb_pebs_target_load;
+
+	for (i = 0; i < RING; i++)
+		*(char **)(first + i * STRIDE) = first + ((i + 1) % RING) * STRIDE;
+	for (i = 0; i < (int)sizeof hot; i++)
+		hot[i] = (char)i;
+	PAPI_event_name_to_code(EVENT, &code);
+	rc = PAPI_overflow(set, code, PERIOD, 0, handler);
+	CHECK("overflow_set", rc == PAPI_OK, "PAPI_overflow returned %d (%s)", rc, PAPI_strerror(rc));
+	PAPI_start(set);
+	p = first;
+	for (i = 0; i < CHUNKS; i++) {
+		p = walk(p, CHUNK);
+		/* A blocking call lets Valgrind deliver the last interrupt's signal before the count is taken. */
+		usleep(1000);
+		chunk_count = 0;
+		if (i + 1 < CHUNKS)
+			PAPI_accum(set, &chunk_count);
+		else
+			PAPI_stop(set, &chunk_count);
+		count += chunk_count;
+		expected_calls += chunk_count / PERIOD;
+	}
+	if (p != first)
+		abort(); /* CHUNKS * CHUNK is a multiple of the ring's eight */
+	n = calls < MAX_CALLS ? calls : MAX_CALLS;
+
+	for (i = 0; i < n; i++) {
+		on_load += addresses[i] == target;
+		vector_ok += vectors[i] == 1;
+		if (sample_status[i] == PAPI_OK && samples[i].field[PAPI_NETBURST_EIP] == addresses[i] &&
+		    (samples[i].valid & (1u << PAPI_NETBURST_EAX))) {
+			rax[sampled++] = samples[i].field[PAPI_NETBURST_EAX];
+			rax_ok += samples[i].has_data_address && samples[i].data_address == samples[i].field[PAPI_NETBURST_EAX];
+		}
+	}
+	printf("%lld events for %d target loads, period %d, %d handler calls, %d at the target load %#lx\n", count,
+	       CHUNKS * CHUNK, PERIOD, calls, on_load, (unsigned long)target);
+	CHECK("samples_taken", calls > 0, "no handler call");
+	CHECK("every_address_is_the_load", n > 0 && on_load == n, "%d of %d handler addresses are the target load",
+	      on_load, n);
+	CHECK("vector_names_the_event", vector_ok == n, "%d of %d vectors are 0x1", vector_ok, n);
+	CHECK("one_call_per_period", calls == expected_calls,
+	      "%d handler calls for %lld events in %d chunks (expected %lld)", calls, count, CHUNKS, expected_calls);
+	/* Every target load misses; the program's handler (PAPI's dispatch, this handler) misses a few more. */
+	CHECK("count_is_the_misses", count >= CHUNKS * CHUNK && count <= CHUNKS * CHUNK * 21 / 20,
+	      "%lld events for %d target loads", count, CHUNKS * CHUNK);
+	CHECK("records_have_rax", sampled == n, "%d of %d samples carry the record's EAX field", sampled, n);
+	CHECK("rax_is_the_data_address", rax_ok == sampled, "%d of %d records' RAX is their data address", rax_ok,
+	      sampled);
+
+	/* The RAX values: the ring's eight addresses, 8 KB apart, with the ring's low bits. */
+	qsort(rax, (size_t)sampled, sizeof rax[0], compare_u64);
+	for (i = 0; i < sampled; i++) {
+		if (i > 0 && rax[i] == rax[i - 1])
+			continue;
+		if (distinct > 0 && rax[i] != rax[i - 1] + STRIDE)
+			spaced = 0;
+		printf("rax %#lx\n", (unsigned long)rax[i]);
+		distinct++;
+	}
+	CHECK("rax_is_the_ring", distinct == RING && spaced && sampled > 0 && rax[0] == (uintptr_t)first,
+	      "%d distinct RAX values (expected the ring's %d, 8 KB apart from %p)", distinct, RING, (void *)first);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+}
+
+/* arg: NULL on the main thread, else a second thread's. */
+static void *checks(void *arg)
+{
+	if (arg != NULL)
+		PAPI_register_thread();
+	refusals();
+	precise_samples();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = PAPI_library_init(PAPI_VER_CURRENT);
+	pthread_t thread;
+
+	if (rc != PAPI_VER_CURRENT) {
+		printf("FAIL library_init: %d\n", rc);
+		return 1;
+	}
+	if (argc > 1 && strcmp(argv[1], "--thread") == 0) {
+		PAPI_thread_init(pthread_self);
+		pthread_create(&thread, NULL, checks, argv[1]);
+		pthread_join(thread, NULL);
+	} else {
+		checks(NULL);
+	}
+	printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}
