@@ -16,14 +16,6 @@
 
 namespace netburst::emu::run {
 
-// `text` without its precise modifier, and the precise level: libpfm4's `:precise=N` (0-3) or perf's `:p`, `:pp`,
-// `:ppp` (1-3). Level 0 (or none) samples by the overflow interrupt (IEBS); 1 and up by PEBS.
-struct PreciseSplit {
-    std::string event;
-    unsigned level = 0;
-};
-Result<PreciseSplit> split_precise(const std::string& text);
-
 struct SampleOptions {
     unsigned model = 2;
     FpVariant fp = FpVariant::Sse;
@@ -36,12 +28,8 @@ struct SamplePlan {
     unsigned counter = 0;      // the sampling counter
 };
 
-// Errors: the parser's (unknown names get the nearest ones), a derived preset, a period out of range, a precise
-// event that cannot drive PEBS (the message names those that can), or one the allocator cannot put on IQ_COUNTER4.
+// Errors: the parser's (unknown names get the nearest ones; a precise event that cannot drive PEBS gets the ones
+// that can), a derived preset, a period out of range, or the allocator's (an event it cannot put on IQ_COUNTER4).
 Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& options);
-
-// The event names that can drive PEBS (every at-retirement metric: each counts with front_end_event,
-// execution_event or replay_event, the events Table 19-29 marks "can support PEBS").
-std::vector<std::string> pebs_capable_names();
 
 }  // namespace netburst::emu::run

@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "table/msr_map.h"
+
 namespace netburst::emu::vg {
 
 struct ProgramWrite {
@@ -53,7 +55,7 @@ constexpr std::uint64_t min_sample_period(bool pebs) { return pebs ? 2 : 1; }
 // counter wraps) and raises its interrupt; PEBS overflows one event earlier, since the record is written by the
 // first event after the overflow (and that event is not counted: the counter reloads from the DS area instead).
 constexpr std::uint64_t sample_start_value(std::uint64_t period, bool pebs) {
-    return ((std::uint64_t{1} << 40) - (pebs ? period - 1 : period)) & ((std::uint64_t{1} << 40) - 1);
+    return pebs ? pebs_start_value(period) : overflow_start_value(period);
 }
 // The linear address netburst-run writes into IA32_DS_AREA for PEBS sampling. The tool backs the DS save area and
 // the PEBS buffer after it with private memory (sampler.h): the PMU's PEBS writes never reach the program's memory,

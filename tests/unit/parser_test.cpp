@@ -166,6 +166,21 @@ TEST(Parser, PreciseLevelsAreOneRequest) {
     EXPECT_NE(one, parse_ok("1stL_cache_load_miss_retired"));
 }
 
+// perf's :p, :pp and :ppp are aliases of levels 1-3; the level as written is kept beside the one request.
+TEST(Parser, PerfSpellingsOfThePreciseLevel) {
+    const auto one = parse_ok("1stL_cache_load_miss_retired:precise=1");
+    const auto pp = parse_ok("1stL_cache_load_miss_retired:pp");
+    EXPECT_EQ(pp, one);
+    EXPECT_EQ(pp.precise_asked, 2);
+    EXPECT_EQ(parse_ok("1stL_cache_load_miss_retired:ppp").precise_asked, 3);
+    EXPECT_EQ(parse_ok("1stL_cache_load_miss_retired:precise=3").precise_asked, 3);
+    EXPECT_EQ(parse_ok("1stL_cache_load_miss_retired:p").precise, 1);
+    parse_err("1stL_cache_load_miss_retired:p=1");
+    parse_err("1stL_cache_load_miss_retired:p:precise=1");
+    parse_err("1stL_cache_load_miss_retired:p:pp");
+    parse_err("instr_retired:NBOGUSNTAG:p");  // cannot drive PEBS
+}
+
 TEST(Parser, PreciseNeedsAnEventThatDrivesPebs) {
     // Each at-retirement metric counts with front_end_event, execution_event or replay_event.
     for (const std::string& m : pebs_metric_names()) EXPECT_EQ(parse_ok(m + ":precise=1").precise, 1) << m;

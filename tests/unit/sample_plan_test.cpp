@@ -5,6 +5,7 @@
 #include <string>
 
 #include "emulator/run/sample_plan.h"
+#include "events/parser.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
 
@@ -32,28 +33,30 @@ bool written(const vg::EventProgram& p, unsigned pmu, std::uint32_t msr, std::ui
     return found;
 }
 
-TEST(SplitPrecise, LibpfmAndPerfSpellings) {
-    auto a = split_precise("1stL_cache_load_miss_retired:precise=2");
-    ASSERT_TRUE(a.ok());
-    EXPECT_EQ(a->event, "1stL_cache_load_miss_retired");
-    EXPECT_EQ(a->level, 2u);
-    auto b = split_precise("memory_loads:u:pp");
-    ASSERT_TRUE(b.ok());
-    EXPECT_EQ(b->event, "memory_loads:u");
-    EXPECT_EQ(b->level, 2u);
-    auto c = split_precise("netburst::replay_event:L1_LD_MISS:NBOGUS:p");
-    ASSERT_TRUE(c.ok());
-    EXPECT_EQ(c->event, "netburst::replay_event:L1_LD_MISS:NBOGUS");
-    EXPECT_EQ(c->level, 1u);
-    auto d = split_precise("instr_retired:NBOGUSNTAG");
-    ASSERT_TRUE(d.ok());
-    EXPECT_EQ(d->event, "instr_retired:NBOGUSNTAG");
-    EXPECT_EQ(d->level, 0u);
-    auto e = split_precise("1stL_cache_load_miss_retired:precise=0");
-    ASSERT_TRUE(e.ok());
-    EXPECT_EQ(e->level, 0u);
-    EXPECT_FALSE(split_precise("1stL_cache_load_miss_retired:precise=4").ok());
-    EXPECT_FALSE(split_precise("1stL_cache_load_miss_retired:precise=").ok());
+TEST(SamplePlan, LibpfmAndPerfSpellingsOfThePreciseLevel) {
+    struct Case {
+        const char* text;
+        bool pebs;
+        unsigned level;
+    };
+    for (const Case& c : {Case{"1stL_cache_load_miss_retired:precise=2", true, 2},
+                          Case{"memory_loads:u:pp", true, 2},
+                          Case{"netburst::replay_event:L1_LD_MISS:NBOGUS:p", true, 1},
+                          Case{"PAPI_L1_DCM:ppp", true, 3},
+                          Case{"instr_retired:NBOGUSNTAG", false, 0},
+                          Case{"1stL_cache_load_miss_retired:precise=0", false, 0}}) {
+        auto plan = plan_sampling(c.text, options(1000));
+        ASSERT_TRUE(plan.ok()) << c.text << ": " << plan.error().message;
+        EXPECT_EQ(plan->program.sample.pebs, c.pebs) << c.text;
+        EXPECT_EQ(plan->event.precise_level, c.level) << c.text;
+        if (c.pebs) {
+            EXPECT_EQ(plan->counter, 16u) << c.text;
+        }
+    }
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:precise=4", options(1000)).ok());
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:precise=", options(1000)).ok());
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:p:precise=1", options(1000)).ok());
+    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:p=1", options(1000)).ok());
 }
 
 TEST(SamplePlan, IebsArmsTheOverflowInterrupt) {
@@ -128,7 +131,7 @@ TEST(SamplePlan, PebsGoesOnIqCounter4WithTheDsArea) {
 }
 
 TEST(SamplePlan, EveryAtRetirementMetricCanDrivePebs) {
-    const std::vector<std::string> names = pebs_capable_names();
+    const std::vector<std::string> names = pebs_metric_names();
     EXPECT_EQ(names.size(), static_cast<std::size_t>(kNumMetrics));
     for (const std::string& name : names) {
         auto plan = plan_sampling(name + ":precise=1", options(100));

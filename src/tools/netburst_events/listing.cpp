@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "events/parser.h"
 #include "table/events.h"
 #include "table/metrics.h"
 #include "table_json.h"
@@ -76,7 +77,7 @@ std::string metric_recipe(const MetricDef& m) {
 void print_listing(std::ostream& out, int model) {
     out << "NetBurst performance-monitoring events";
     if (model >= 0) out << " on model " << model << " (" << model_codename(static_cast<unsigned>(model)) << ")";
-    out << "\nSyntax: event[:MASK...][:u][:k][:cmpl][:e][:thr=N][:tag=N]\n";
+    out << "\nSyntax: " NETBURST_EVENT_SYNTAX "\n";
     for (const EventDef& e : kEvents) {
         if (model >= 0 && !event_on_model(e, static_cast<unsigned>(model))) continue;
         out << "\n" << e.name;
@@ -117,7 +118,7 @@ void print_markdown_reference(std::ostream& out) {
            "19-29 (at-retirement); thread scope (TS/TI) from Table 19-34; the metric recipes from Tables 19-31, "
            "19-32 and 19-33. Names follow libpfm4; SDM spellings are accepted as aliases. Where sources "
            "disagree the note under the event says which one we follow; `doc/disagreements.md` collects them.\n\n"
-           "Syntax of an event string: `[netburst::]event[:MASK...][:u][:k][:cmpl][:e][:thr=N][:tag=N]`.\n\n";
+           "Syntax of an event string: `" NETBURST_EVENT_SYNTAX "`.\n\n";
     out << "## Events\n\n| event | table | select | ESCRs | counters | scope | models | PEBS |\n"
            "|---|---|---|---|---|---|---|---|\n";
     for (const EventDef& e : kEvents)

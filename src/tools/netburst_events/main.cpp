@@ -45,7 +45,7 @@ const char* kUsage =
     "  -h, --help          show this help and exit\n"
     "  --version           show the version and exit\n"
     "\n"
-    "Event syntax: [netburst::]event[:MASK...][:u][:k][:cmpl][:e][:thr=N][:tag=N]\n"
+    "Event syntax: " NETBURST_EVENT_SYNTAX "\n"
     "\n"
     "Exit status: 0 when the events were scheduled (or the action succeeded), 1 when they cannot be counted\n"
     "together (the reason is printed), 2 for bad input.\n";

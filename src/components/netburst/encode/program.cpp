@@ -63,10 +63,6 @@ std::uint64_t cccr_with_overflow_interrupt(std::uint64_t cccr, bool interrupt, u
     return encode_cccr(f);
 }
 
-std::uint64_t overflow_start_value(std::uint64_t threshold) {
-    return ((std::uint64_t{1} << kCounterWidthBits) - threshold) & kCounterValueMask;
-}
-
 DsAreaFields pebs_ds_fields(const PebsArming& a) {
     DsAreaFields f;
     f.base = a.ds_area + kDsManagementBytes;
@@ -76,8 +72,6 @@ DsAreaFields pebs_ds_fields(const PebsArming& a) {
     f.counter_reset = pebs_start_value(a.period);
     return f;
 }
-
-std::uint64_t pebs_start_value(std::uint64_t period) { return overflow_start_value(period - 1); }
 
 std::vector<MsrWrite> pebs_start_writes(const std::vector<MsrWrite>& start, unsigned counter, const PebsArming& a) {
     constexpr std::uint64_t kEnable = std::uint64_t{1} << kPebsEnableMyThreadBit;

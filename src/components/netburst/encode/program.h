@@ -28,7 +28,7 @@ std::vector<MsrWrite> stop_writes(const Schedule& schedule);
 // or OVF_PMI_T1 for logical processor 1, set (interrupt) or both cleared, and the value it starts from, which
 // wraps at the threshold-th event. On the emulator the wrap raises the PMI at the next event (SDM 18.15.5.8).
 std::uint64_t cccr_with_overflow_interrupt(std::uint64_t cccr, bool interrupt, unsigned logical_processor);
-std::uint64_t overflow_start_value(std::uint64_t threshold);
+// overflow_start_value and pebs_start_value: table/msr_map.h (the emulator's sampler uses them too).
 
 // PEBS, precise sampling (SDM 18.15.7): the PEBS counter (alloc: pebs_counter) counts up to its overflow, and the
 // next event it counts writes a record (EFLAGS, EIP and the general registers at that instruction's start) into
@@ -48,9 +48,6 @@ struct DsAreaFields {
     std::uint64_t base = 0, index = 0, maximum = 0, threshold = 0, counter_reset = 0;
 };
 DsAreaFields pebs_ds_fields(const PebsArming& arming);
-// The PEBS counter starts period - 1 events short of its wrap and reloads to the same value after each record:
-// period - 1 counted events and the sampled one make a period.
-std::uint64_t pebs_start_value(std::uint64_t period);
 // The set's start writes armed for PEBS on `counter`: IA32_DS_AREA first, IA32_PEBS_ENABLE with ENABLE_PEBS (bit
 // 25, "my thread" with Hyper-Threading) beside the set's replay-tagging bits, the counter's start value, and its CCCR
 // without OVF_PMI (the buffer's threshold interrupts, not the counter).

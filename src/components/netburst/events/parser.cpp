@@ -77,7 +77,7 @@ std::vector<std::string> metric_mask_names() { return {"NBOGUS", "BOGUS"}; }
 std::string list_names(const std::vector<std::string>& names) { return join_alternatives(names); }
 
 bool is_modifier(std::string_view name) {
-    for (const char* m : {"u", "k", "e", "cmpl", "thr", "tag", "precise"})
+    for (const char* m : {"u", "k", "e", "cmpl", "thr", "tag", "precise", "p", "pp", "ppp"})
         if (iequal(name, m)) return true;
     return false;
 }
@@ -180,8 +180,19 @@ private:
             seen_precise_ = true;
             if (value > 3)
                 return bad("precise level " + quote(value_text) + " is out of range: libpfm4's levels are 0-3");
-            // Every level is the same request: PEBS on NetBurst has no skid to reduce further.
+            // Every level above 0 is the same PEBS request: NetBurst's PEBS has no skid to reduce further.
             req_.precise = value > 0 ? 1 : 0;
+            req_.precise_asked = static_cast<std::uint8_t>(value);
+            return {};
+        }
+        if (iequal(name, "p") || iequal(name, "pp") || iequal(name, "ppp")) {
+            // perf's spelling of precise levels 1-3 (an alias: doc/sampling.md).
+            if (has_value) return bad("modifier " + quote(name) + " takes no value (perf's spelling of precise=" +
+                                      std::to_string(name.size()) + ")");
+            if (seen_precise_) return duplicate("precise");
+            seen_precise_ = true;
+            req_.precise = 1;
+            req_.precise_asked = static_cast<std::uint8_t>(name.size());
             return {};
         }
         return bad("internal: unhandled modifier " + quote(name));
@@ -194,7 +205,7 @@ private:
         if (is_modifier(name)) return apply_modifier(name, has_value ? part.substr(eq + 1) : std::string_view{}, has_value);
         if (has_value)
             return bad("unknown modifier " + quote(name) + " in " + quote(text_) +
-                       "; modifiers are u, k, cmpl, e, thr=N, tag=N and precise=N");
+                       "; modifiers are u, k, cmpl, e, thr=N, tag=N and precise=N (perf's p, pp, ppp)");
         return apply_mask(part);
     }
 

@@ -22,6 +22,9 @@ std::vector<std::string> all_base_names();
 // Whether the request's counting event can drive PEBS ("can support PEBS" in Table 19-29: front_end_event,
 // execution_event and replay_event), and the metrics that count with one of them, for error messages.
 bool request_drives_pebs(const EventRequest& request);
+// The event-string syntax the parser takes, as the tools print it. A macro: the tools splice it into their help texts.
+#define NETBURST_EVENT_SYNTAX "[netburst::]event[:MASK...][:u][:k][:cmpl][:e][:thr=N][:tag=N][:precise=N|:p|:pp|:ppp]"
+
 std::vector<std::string> pebs_metric_names();
 
 }  // namespace netburst

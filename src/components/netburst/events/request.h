@@ -43,9 +43,11 @@ struct EventRequest {
     std::uint8_t threshold = 0;
     bool compare() const { return complement || edge || threshold != 0; }
 
-    // libpfm4's :precise=N (N 0-3): sample by PEBS. On NetBurst PEBS has no skid at any level, so every N > 0
-    // asks for the same thing; the parser accepts it only for an event that can drive PEBS.
+    // libpfm4's :precise=N (N 0-3), or perf's :p, :pp, :ppp: sample by PEBS. On NetBurst PEBS has no skid at any
+    // level, so every N > 0 asks for the same thing, precise = 1; the parser accepts it only for an event that can
+    // drive PEBS. `precise_asked` is the level as written (perf.data's precise_ip), not part of the request.
     std::uint8_t precise = 0;
+    std::uint8_t precise_asked = 0;
 
     bool is_metric() const { return metric != nullptr; }
     const char* base_name() const { return metric ? metric->name : event->name; }

@@ -24,6 +24,15 @@ constexpr unsigned kNumEscrs = 45;
 constexpr unsigned kCounterWidthBits = 40;
 constexpr std::uint64_t kCounterValueMask = (std::uint64_t{1} << kCounterWidthBits) - 1;
 
+// The counter value from which the threshold-th event wraps the 40-bit counter: the overflow, and with OVF_PMI its
+// interrupt.
+constexpr std::uint64_t overflow_start_value(std::uint64_t threshold) {
+    return ((std::uint64_t{1} << kCounterWidthBits) - threshold) & kCounterValueMask;
+}
+// A PEBS counter's start and reload value: the record is written by the first event after the overflow (and that
+// event is not counted), so period - 1 counted events and the sampled one make a period.
+constexpr std::uint64_t pebs_start_value(std::uint64_t period) { return overflow_start_value(period - 1); }
+
 // The counters an ESCR or a block can reach, as a bitmask over counter numbers 0-17.
 using CounterMask = std::uint32_t;
 constexpr CounterMask counter_bit(unsigned counter) { return CounterMask{1} << counter; }
