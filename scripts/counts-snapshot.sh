@@ -3,21 +3,25 @@
 # count a line so that two builds can be compared with diff: a change that must not move any count (a refactoring
 # of the core) shows an empty diff.
 #
-#   scripts/counts-snapshot.sh [-b BUILD] [-m "MODELS"] > FILE
+#   scripts/counts-snapshot.sh [-b BUILD] [-m "MODELS"] [-t TOOLDIR] > FILE
 #     -b BUILD     the build directory holding netburst-run and examples/ (default: build)
 #     -m "MODELS"  emulated models (default: "2 4")
+#     -t TOOLDIR   run the Valgrind tool in TOOLDIR (NETBURST_VALGRIND_LIB) under BUILD's launcher: two tools
+#                  compared this way see the same programs and paths (give the two directories equal lengths,
+#                  as the guest's environment holds the path)
 #
 # Runs are made repeatable as in scripts/invariance.sh, without the namespaces: no ASLR (setarch -R), an empty
 # environment, the emulated clock, fixed inputs in a fixed directory. Each program runs once per event set.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
 build=build
 models="2 4"
-while getopts "b:m:h" opt; do
+tool=()
+while getopts "b:m:t:h" opt; do
   case $opt in
     b) build=$OPTARG ;;
     m) models=$OPTARG ;;
-    *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    t) tool=("NETBURST_VALGRIND_LIB=$OPTARG") ;;
+    *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 build=$(cd "$build" && pwd)
@@ -43,9 +47,12 @@ awk 'BEGIN { split("the of and to in is that for it as with was on be by at this
 # Event sets: each holds PAPI_TOT_CYC (the timing tier) and what fits beside it on the counters.
 sets=(
   "-e PAPI_TOT_CYC -e PAPI_TOT_INS -e PAPI_L1_DCM -e PAPI_BR_MSP -e PAPI_RES_STL -e PAPI_FP_INS"
-  "-e PAPI_TOT_CYC -e uops_retired:NBOGUS:BOGUS -e uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER:FROM_ROM -e MOB_load_replay:NO_STA:NO_STD:PARTIAL_DATA:UNALGN_ADDR -e resource_stall:SBFULL -e memory_complete:LSC:SSC"
-  "-e PAPI_TOT_CYC -e replay_event:NBOGUS -e branch_retired:MMNP:MMNM:MMTP:MMTM -e memory_cancel:64K_CONF -e load_port_replay -e store_port_replay -e page_walk_type:DTMISS:ITMISS"
-  "-e PAPI_TOT_CYC -e 1stL_cache_load_miss_retired -e TC_deliver_mode:DD:DB:DI:BD:BB:BI -e instr_retired:NBOGUSNTAG -e x87_FP_uop -e global_power_events:RUNNING"
+  "-e PAPI_TOT_CYC -e uops_retired:NBOGUS:BOGUS -e uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER:FROM_ROM
+   -e MOB_load_replay:NO_STA:NO_STD:PARTIAL_DATA:UNALGN_ADDR -e resource_stall:SBFULL -e memory_complete:LSC:SSC"
+  "-e PAPI_TOT_CYC -e replay_event:NBOGUS -e branch_retired:MMNP:MMNM:MMTP:MMTM -e memory_cancel:64K_CONF
+   -e load_port_replay -e store_port_replay -e page_walk_type:DTMISS:ITMISS"
+  "-e PAPI_TOT_CYC -e 1stL_cache_load_miss_retired -e TC_deliver_mode:DD:DB:DI:BD:BB:BI
+   -e instr_retired:NBOGUSNTAG -e x87_FP_uop -e global_power_events:RUNNING"
 )
 
 # The corpus: NAME COMMAND... (run in $work). papi_matmul programs the PMU itself: what it prints are the counts.
@@ -57,12 +64,14 @@ corpus=(
   "gzip /usr/bin/gzip -9 -n -c input.txt"
   "ls /bin/ls -l --time-style=+%s dir dir/sub"
 )
-# The integration guests' loops (x87, MMX, SSE, stores and loads), when make check has built them.
+# The integration guests (x87, MMX, SSE, stores and loads; signals), when make check has built them.
 if [ -x "$guests/guest_loops" ]; then
   for loop in int branches loads stores x87 sse_sd mmx simd_int; do
     corpus+=("guest_loops-$loop $guests/guest_loops $loop 5000")
   done
 fi
+# Signals and a fork: the synthetic kernel paths, privilege changes and serialising client requests.
+[ -x "$guests/guest_signals" ] && corpus+=("guest_signals $guests/guest_signals")
 
 for model in $models; do
   for line in "${corpus[@]}"; do
@@ -70,9 +79,9 @@ for model in $models; do
     cmd=${line#* }
     for i in "${!sets[@]}"; do
       report=$work/report
-      # shellcheck disable=SC2086 # cmd and the event set are lists of words
       status=0
-      (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C \
+      # shellcheck disable=SC2086 # cmd and the event set are lists of words
+      (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C "${tool[@]}" \
          setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
          --valgrind-option=--vgdb=no -o "$report" ${sets[$i]} -- $cmd > "$work/stdout" 2> "$work/stderr") ||
         status=$?
