@@ -6,9 +6,8 @@
 #   scripts/counts-snapshot.sh [-b BUILD] [-m "MODELS"] [-t TOOLDIR] > FILE
 #     -b BUILD     the build directory holding netburst-run and examples/ (default: build)
 #     -m "MODELS"  emulated models (default: "2 4")
-#     -t TOOLDIR   run the Valgrind tool in TOOLDIR (NETBURST_VALGRIND_LIB) under BUILD's launcher: two tools
-#                  compared this way see the same programs and paths (give the two directories equal lengths,
-#                  as the guest's environment holds the path)
+#     -t TOOLDIR   run the Valgrind tool in TOOLDIR (NETBURST_VALGRIND_LIB) under BUILD's launcher. To compare
+#                  two tools, copy each in turn into the same TOOLDIR: the guest's environment holds its path
 #
 # Runs are made repeatable as in scripts/invariance.sh, without the namespaces: no ASLR (setarch -R), an empty
 # environment, the emulated clock, fixed inputs in a fixed directory. Each program runs once per event set.
@@ -21,7 +20,7 @@ while getopts "b:m:t:h" opt; do
     b) build=$OPTARG ;;
     m) models=$OPTARG ;;
     t) tool=("NETBURST_VALGRIND_LIB=$OPTARG") ;;
-    *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 build=$(cd "$build" && pwd)
