@@ -304,7 +304,9 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
             // --- Retirement -------------------------------------------------------------------------------
             Cycle retire = 0;
             if constexpr (kTiming) {
-                retire = take(retire_bw_, max_cycle(ceil_cycle(done) + p.retire_delay, last_retire));
+                // (A register operation reads the thread's last retirement only here, where it needs it.)
+                const Cycle older = Shape::kRegisterOp ? th.last_retire : last_retire;
+                retire = take(retire_bw_, max_cycle(ceil_cycle(done) + p.retire_delay, older));
                 last_retire = retire;
                 th.rob_free[seq & 127] = retire + 1;
                 ++seq;
