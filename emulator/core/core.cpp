@@ -1,6 +1,7 @@
-// Core: reset, the per-instruction driver and the logical-processor bookkeeping. The stages live in
-// core_frontend.cpp (delivery, trace cache, TC_deliver_mode), core_backend.cpp (allocation, execution, memory,
-// retirement), core_wrong_path.cpp (bogus uops) and core_cycles.cpp (cycle intervals and the frontier).
+// Core: reset and the logical-processor bookkeeping. The stages live in core_frontend.cpp (delivery, trace cache,
+// TC_deliver_mode), core_walker.h (allocation, execution, retirement; driven by core_backend.cpp), core_memory.h
+// (loads, stores, branches), core_wrong_path.cpp (bogus uops) and core_cycles.cpp (cycle intervals and the
+// frontier).
 #include "emulator/core/core.h"
 
 #include <cstring>
@@ -54,9 +55,9 @@ void Core::reset(const CoreConfig& config) {
         th.detail = DetailStats{};
         itlb_[t].reset(cfg_.itlb_entries, cfg_.itlb_ways);
     }
-    fast_ = FastParams{cfg_.fetch_to_alloc, cfg_.alloc_to_exec, cfg_.retire_delay,
+    walk_ = WalkParams{cfg_.fetch_to_alloc, cfg_.alloc_to_exec, cfg_.retire_delay,
                        cfg_.fetch_to_alloc + cfg_.uop_queue_cycles, cfg_.rob_entries, cfg_.load_buffers,
-                       cfg_.store_buffers, to_ticks(cfg_.replay_cycles), cfg_.frontier_step};
+                       cfg_.store_buffers, to_ticks(cfg_.replay_cycles), cfg_.frontier_step, cfg_.rom_record_cap};
     plans_.reset(&cfg_);
     stable_plans_.reset(&cfg_);
     groups_.reset();
@@ -83,30 +84,7 @@ void Core::reset(const CoreConfig& config) {
     functional_who_ = kNobody;
     timing_stale_ = false;
     thread_mask_ = cfg_.hyper_threading ? 1u : 0u;
-    update_fast_ok();
-}
-
-// The general path: everything the fast paths (core_fast_path.cpp) do not take.
-void Core::execute_general(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
-                           Outcome* out) {
-    Delivery d;
-    fetch(th, t, insn, plan, sink, &d);
-    out->fetch = d.first;
-
-    bool mispredicted = false;
-    if (is_branch(insn.cls)) {
-        const BranchPredictor::Prediction p = bp_.predict_and_update(t, insn, tag_pc(insn.pc, t));
-        mispredicted = p.mispredicted;
-        ++th.detail.branches;
-        if (mispredicted) ++th.detail.mispredicts;
-    }
-
-    run_uops(th, t, insn, plan, d, sink, out, mispredicted);
-
-    ++th.stats.instructions;
-    th.stats.uops_retired += plan.total_uops;
-    th.stats.cycles = th.last_retire + 1;
-    publish(t, out, sink, plan.serializing);
+    update_single_ok();
 }
 
 unsigned Core::next_thread(bool thread0_has_more, bool thread1_has_more) const {
@@ -137,7 +115,7 @@ void Core::stop_thread(unsigned thread, Outcome* out) {
         }
         set_mode(th, FrontMode::Idle, stop > modes_emitted_ ? stop : modes_emitted_);
         th.active = false;
-        update_fast_ok();
+        update_single_ok();
     }
     publish(t, out, &sink, true);
     // Records that did not fit wait for the driver: serialize() drains them (has_pending()).

@@ -201,6 +201,10 @@ private:
         Cycle cycle[kMax];
         Cycle at(unsigned i) const { return i < count ? cycle[i] : last; }
     };
+    // The single shapes' (core_walker.h): uop i at cycle[i].
+    struct SingleDelivery {
+        Cycle cycle[4];
+    };
 
     // core.cpp
     unsigned asid(unsigned thread) const { return cfg_.shared_address_space ? 0 : thread; }
@@ -234,9 +238,29 @@ private:
     // privilege_flush() when there is something to write.
     bool privilege_flush_records(const Instruction& next, Outcome* out);
 
+    // core_walker.h: one instruction's uops through the back end, in either tier (the sink) for a shape of
+    // instruction (walk_shape).
+    template <class Sink, class Shape>
+    void walk(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, Sink* sink, Outcome* out);
+    // The timing tier's walk of one shape, out of line (core_backend.cpp): each shape compiles on its own, with
+    // the inlining budget of a function of its own.
+    template <class Shape>
+    void walk_timing(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
+                     Outcome* out);
+    // The branch predictor's verdict on a branch, counted in the statistics.
+    __attribute__((always_inline)) bool predict_branch(Thread& th, unsigned t, const Instruction& insn) {
+        const bool mispredicted = bp_.predict_and_update(t, insn, tag_pc(insn.pc, t)).mispredicted;
+        ++th.detail.branches;
+        if (mispredicted) ++th.detail.mispredicts;
+        return mispredicted;
+    }
+    // A branch uop retires: its events (and signature), and after a misprediction the wrong path (timing tier).
+    template <class Sink>
+    void retire_branch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, unsigned spec,
+                       UopRecord* rec, Cycle deliver, Tick done, bool mispredicted, unsigned rob_limit, Sink* sink,
+                       Outcome* out);
+
     // core_backend.cpp
-    void run_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, const Delivery& d,
-                  EventSink* sink, Outcome* out, bool mispredicted);
     // The common units inline; the rest in issue_slow().
     __attribute__((always_inline)) Tick issue_on(Unit unit, Tick ready, unsigned busy) {
         if (unit == Unit::FastAlu) {
@@ -259,12 +283,8 @@ private:
         return issue_slow(unit, ready, busy);
     }
     Tick issue_slow(Unit unit, Tick ready, unsigned busy);
-    Tick load_uop(Thread& th, unsigned t, const Instruction& insn, const UopSpec& s, Tick ready, EventSink* sink,
-                  std::uint16_t* causes, std::uint16_t* mob, Tick* spec);
-    void retire_branch(Thread& th, unsigned t, const Instruction& insn, UopRecord* rec, Cycle deliver, Tick done,
-                       bool mispredicted, unsigned rob_limit, EventSink* sink, Outcome* out);
 
-    // The parts of loads, stores and branches both tiers share (core_memory.cpp).
+    // The parts of loads, stores and branches both tiers share (core_memory.h).
     struct LoadAccess {
         Tick fill;               // when the data is in the L1 (timing tier)
         Tick access;             // when the L1 is read: the issue, later by a page walk
@@ -277,6 +297,12 @@ private:
     // replay causes.
     template <class Sink>
     LoadAccess load_access(unsigned t, const MemOperand& m, Tick issue, Sink* sink);
+    // A load uop of operand *m (nullptr: an address the input does not give) whose operands are ready at `ready`:
+    // its accesses and replay causes, and (timing tier) when its data is there, and in *spec when the scheduler
+    // believes it is.
+    template <class Sink>
+    Tick load_uop(Thread& th, unsigned t, const MemOperand* m, const UopSpec& s, Tick ready, Sink* sink,
+                  std::uint16_t* causes, std::uint16_t* mob, Tick* spec);
     // A store-address uop: the DTLB and the split check. Returns when it is done (timing tier).
     template <class Sink>
     Tick store_address(unsigned t, const MemOperand& m, Tick issue, Tick done, Sink* sink, std::uint16_t* causes,
@@ -320,16 +346,9 @@ private:
         return static_cast<std::uint16_t>(f.caused_base[spec] + FunctionalSink::caused_index(causes));
     }
 
-    // core_fast_path.cpp
+    // core_backend.cpp
     void execute_renamed(const Instruction& insn, const UopPlan& plan, Outcome* out);
     void execute_stack(const Instruction& insn, const UopPlan& plan, Outcome* out);
-    void execute_fast(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
-                      Outcome* out);
-    void execute_register_op(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
-                             Outcome* out);
-    // core.cpp
-    void execute_general(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink,
-                         Outcome* out);
 
     // core_wrong_path.cpp
     void wrong_path(Thread& th, unsigned t, Cycle branch_deliver, Cycle resolve, Cycle branch_retire,
@@ -344,16 +363,17 @@ private:
     void publish(unsigned t, Outcome* out, EventSink* sink, bool force);
     Cycle frontier() const;
 
-    // The configuration values the fast path uses, copied into a local there.
-    struct FastParams {
+    // The configuration values walk() uses, in the form it uses them.
+    struct WalkParams {
         Cycle fetch_to_alloc, alloc_to_exec, retire_delay, lag;
         std::uint64_t rob, load_buffers, store_buffers;
         Tick replay;
         Cycle step;
+        unsigned cap;  // rom_record_cap
     };
 
     CoreConfig cfg_;
-    FastParams fast_;
+    WalkParams walk_;
     PlanCache plans_;
     PlanStore stable_plans_;
     GroupStore groups_;
@@ -368,8 +388,8 @@ private:
     Tick divider_free_ = 0;
     Cycle modes_emitted_ = 0;  // TC_deliver_mode emitted up to here
     Cycle published_frontier_ = 0;  // the frontier given with the last Outcome
-    bool fast_ok_ = false;           // fast path enabled and one logical processor active
-    void update_fast_ok() { fast_ok_ = cfg_.fast_path && !smt_shared(); }
+    bool single_ok_ = false;         // one logical processor active: walk_shape::Single may apply
+    void update_single_ok() { single_ok_ = !smt_shared(); }
     std::uint64_t code_regions_[4096];  // 1 KB code regions built into the trace cache (self-modifying code)
     // See select_qualifier(): the logical processor and privilege level selected (thread << 8 | cpl), and their
     // qualifier; kNobody makes the next functional instruction select again (after the timing tier ran, or the
@@ -388,6 +408,7 @@ private:
 
 }  // namespace netburst::emu
 
-// The shared load/store/branch code and the functional tier's inline path, after the class they belong to.
+// The shared load/store/branch code and the functional tier's inline path, after the class they belong to
+// (core_walker.h is included by the two files that instantiate it).
 #include "emulator/core/core_memory.h"
 #include "emulator/core/core_functional.h"

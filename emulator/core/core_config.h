@@ -117,7 +117,6 @@ struct CoreConfig {
     // --- Reporting ---------------------------------------------------------------------------------------------
     unsigned rom_record_cap = 48;     // uop records emitted for one microcode flow; the rest are timed only
     unsigned frontier_step = 32;      // emit cycle intervals (and move the frontier) every N cycles
-    bool fast_path = true;            // time simple instructions with the specialised path (same results)
 };
 
 // Willamette/Northwood (models 0-2), Prescott (3, 4, 6); with_l3 gives the Xeon MP of that generation.

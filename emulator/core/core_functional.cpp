@@ -1,24 +1,22 @@
 // The functional tier: one instruction's effect on the functional state, and its functional events, without time.
 //
-// It walks the instruction the way the timing tier does (core_fast_path.cpp, core.cpp's execute_general,
-// core_backend.cpp's run_uops), in the same order, through the same code for everything that has state: the trace
-// cache, build mode (core_frontend.cpp's build), the branch predictor, loads, store addresses, store commits and
-// branch retirement (core_memory.cpp), the caches and the bus (memory_system.cpp, bus.cpp). What it leaves out is
-// time: delivery and allocation slots, ports, the scoreboard, the store buffer (MOB replays), wrong-path uops and
-// every interval. tests/emulator/core_tier_test.cpp checks that every functional count is the same as the timing
-// tier's on a corpus of traces.
+// It walks the instruction with the timing tier's walk (core_walker.h), in the same order, through the same code
+// for everything that has state: the trace cache, build mode (core_frontend.cpp's build), the branch predictor,
+// loads, store addresses, store commits and branch retirement (core_memory.h), the caches and the bus
+// (memory_system.cpp, bus.cpp). What it leaves out is time: delivery and allocation slots, ports, the scoreboard,
+// the store buffer (MOB replays), wrong-path uops and every interval. tests/emulator/core_tier_test.cpp checks that
+// every functional count is the same as the timing tier's on a corpus of traces.
 //
 // Retirement goes to the sink as signatures (functional_sink.h). A plan's uops without replay causes have fixed
 // signatures, looked up once per plan; a uop that can meet a replay cause (a cache or DTLB miss, a split, a
 // mispredicted branch) has a block of signatures, one per set of causes.
-#include "emulator/core/core.h"
+#include "emulator/core/core_walker.h"
 
 namespace netburst::emu {
 
 namespace {
 constexpr unsigned kFromBuild = 0, kFromRom = 2;  // uop_queue_writes (FROM_TC_DELIVER counts wrong-path uops too)
 constexpr unsigned kCisc = 0;                     // tc_ms_xfer
-using core_functional::kLoadSplitComplete;
 }  // namespace
 
 void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSink* sink) {
@@ -45,9 +43,7 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
         if (access) f.access_spec[f.num_accesses++] = static_cast<std::uint8_t>(i);
         if (s.role == UopRole::Branch) f.branch_spec = static_cast<std::uint8_t>(i);
         if (access || s.role == UopRole::Branch) f.caused_base[i] = sink->intern_caused(sig);
-        // At most three stores commit per instruction (run_uops' limit).
-        if (s.role == UopRole::StoreData && f.num_commits < 3)
-            f.commit_mem[f.num_commits++] = s.mem < n_mem ? s.mem : FunctionalPlan::kNone;
+        if (s.role == UopRole::StoreData) ++f.num_commits;
         if (access || s.role == UopRole::Branch) continue;
         // A uop that can meet no replay cause: counted with the others of its signature.
         const std::uint32_t records = s.count > cap ? cap : s.count;
@@ -155,49 +151,14 @@ void Core::functional_fetch(Thread& th, unsigned t, const Instruction& insn, con
     if (!plan.from_rom) sink->add(EventId::UopQueueWrites, kFromBuild, plan.total_uops);
 }
 
-// Everything after delivery, in general.
+// Everything after delivery, in general: the ROM's delivery events, then the walk (core_walker.h).
 void Core::functional_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
                            FunctionalSink* sink) {
-    const FunctionalPlan& f = plan.functional;
     if (plan.from_rom) {
         sink->add(EventId::TcMsXfer, kCisc, 2);  // counted twice per transfer (table note)
         sink->add(EventId::UopQueueWrites, kFromRom, plan.total_uops);
     }
-
-    bool mispredicted = false;
-    const bool branch = is_branch(insn.cls);
-    if (branch) {
-        mispredicted = bp_.predict_and_update(t, insn, tag_pc(insn.pc, t)).mispredicted;
-        ++th.detail.branches;
-        if (mispredicted) ++th.detail.mispredicts;
-    }
-
-    // Loads and store addresses in program order: the DTLB and the caches.
-    for (unsigned k = 0; k < f.num_accesses; ++k) {
-        const unsigned i = f.access_spec[k];
-        const UopSpec& s = plan.specs[i];
-        std::uint16_t causes = 0, mob = 0;
-        if (s.role == UopRole::Load) {
-            const LoadAccess a = load_access(t, insn.mem[s.mem], 0, sink);
-            if (a.split) sink->add(EventId::MemoryComplete, kLoadSplitComplete, 1);
-            causes = a.causes;
-        } else {
-            store_address(t, insn.mem[s.mem], 0, 0, sink, &causes, &mob);
-        }
-        // The MOB mask follows from the causes (a split sets its bit; MOB replays need the timing tier).
-        sink->retire_uops(caused_signature(f, i, causes), 1);
-    }
-
-    // Stores write the caches after they retire, in order.
-    for (unsigned k = 0; k < f.num_commits; ++k)
-        commit_store(th, t, 0, f.commit_mem[k] != FunctionalPlan::kNone ? &insn.mem[f.commit_mem[k]] : nullptr, 0,
-                     0, sink);
-
-    if (f.branch_spec != FunctionalPlan::kNone) {
-        const unsigned i = f.branch_spec;
-        sink->retire_uops(caused_signature(f, i, mispredicted ? kReplayMispredBranch : 0), 1);
-        branch_events(insn, mispredicted, 0, sink);
-    }
+    walk<FunctionalSink, walk_shape::General>(th, t, insn, plan, sink, nullptr);
 }
 
 }  // namespace netburst::emu

@@ -1,17 +1,13 @@
 // The functional tier's per-instruction path, inline (core.h includes this file at its end): what every
 // instruction needs (its retirement, and delivery by the line being delivered), and the two commonest kinds of
 // work after delivery, a single load and a branch without memory operands. They run the same code as the timing
-// tier (core_memory.h, the trace cache, the branch predictor, the caches); the rare and long paths are in
-// core_functional.cpp.
+// tier (core_memory.h, the trace cache, the branch predictor, the caches); the rest walks the instruction as the
+// timing tier does (core_walker.h, from core_functional.cpp).
 #pragma once
 
 #include "emulator/core/core.h"
 
 namespace netburst::emu {
-
-namespace core_functional {
-constexpr unsigned kLoadSplitComplete = 0;  // memory_complete
-}  // namespace core_functional
 
 __attribute__((always_inline)) inline void Core::execute_functional(const Instruction& insn, const UopPlan& plan,
                                                                      FunctionalSink* sink) {
@@ -110,9 +106,11 @@ __attribute__((always_inline)) inline void Core::execute_group_functional(unsign
 __attribute__((always_inline)) inline void Core::functional_load(unsigned t, const Instruction& insn,
                                                                   const UopPlan& plan, FunctionalSink* sink) {
     const FunctionalPlan& f = plan.functional;
-    const LoadAccess a = load_access(t, insn.mem[f.load_mem], 0, sink);
-    if (__builtin_expect(a.split, 0)) sink->add(EventId::MemoryComplete, core_functional::kLoadSplitComplete, 1);
-    sink->retire_uops(caused_signature(f, f.access_spec[0], a.causes), 1);
+    const unsigned i = f.access_spec[0];
+    std::uint16_t causes = 0, mob = 0;
+    Tick spec = 0;
+    load_uop(threads_[t], t, &insn.mem[f.load_mem], plan.specs[i], 0, sink, &causes, &mob, &spec);
+    sink->retire_uops(caused_signature(f, i, causes), 1);
 }
 
 // After delivery: a branch without memory operands.

@@ -1,11 +1,11 @@
-// What loads, stores and branches do to the functional state, shared by both tiers: the DTLB and cache accesses of
-// a load (with its split second line), a store-address uop's DTLB access and split check, a retired store's write
-// into the caches (and the self-modifying-code check), and a branch's retirement events. Each is a template over
-// the sink: the timing tier (EventSink) also computes when things happen; the functional tier (FunctionalSink)
-// only counts. One implementation, so the two tiers cannot disagree on what happened.
+// What loads, stores and branches do to the functional state, shared by both tiers: a load uop (its DTLB and cache
+// accesses, with its split second line; in the timing tier also its port, the replay loop and the store buffer),
+// a store-address uop's DTLB access and split check, a retired store's write into the caches (and the
+// self-modifying-code check), and a branch's retirement events. Each is a template over the sink: the timing tier
+// (EventSink) also computes when things happen; the functional tier (FunctionalSink) only counts. One
+// implementation, so the two tiers cannot disagree on what happened.
 //
-// Included by the files that run them (core_backend.cpp and core_fast_path.cpp for the timing tier,
-// core_functional.cpp for the functional tier), so that each tier gets them inlined where it wants.
+// Included at the end of core.h, so that each tier gets them inlined where it wants.
 #pragma once
 
 #include "emulator/core/core.h"
@@ -17,7 +17,8 @@ namespace core_memory {
 constexpr unsigned kMmnp = 0, kMmnm = 1, kMmtp = 2, kMmtm = 3;                                 // branch_retired
 constexpr unsigned kTypeUncond = 0, kTypeCond = 1, kTypeCall = 2, kTypeReturn = 3, kTypeIndirect = 4;
 constexpr unsigned kSplitBit = 1;                                // load_port_replay / store_port_replay
-constexpr unsigned kStoreSplitComplete = 1;                                                    // memory_complete
+constexpr unsigned kLoadSplitComplete = 0, kStoreSplitComplete = 1;                            // memory_complete
+constexpr unsigned kNoSta = 1, kNoStd = 3, kPartialData = 4, kUnalignedAddr = 5;               // MOB_load_replay
 constexpr unsigned kDataWalk = 0;                                                              // page_walk_type
 constexpr unsigned kFlush = 4;                                                                 // TC_misc
 constexpr unsigned kClearCycles = 0, kSmcClear = 6;                                            // machine_clear
@@ -87,8 +88,98 @@ __attribute__((always_inline)) inline Core::LoadAccess Core::load_access(unsigne
 }
 
 template <class Sink>
-Tick Core::store_address(unsigned t, const MemOperand& m, Tick issue, Tick done, Sink* sink, std::uint16_t* causes,
-                         std::uint16_t* mob) {
+__attribute__((always_inline)) inline Tick Core::load_uop(Thread& th, unsigned t, const MemOperand* m,
+                                                          const UopSpec& s, Tick ready, Sink* sink,
+                                                          std::uint16_t* causes, std::uint16_t* mob, Tick* spec) {
+    [[maybe_unused]] const Tick latency = to_ticks(s.fp_load ? cfg_.l1_fp_latency : cfg_.l1_latency);
+    if (m == nullptr) {
+        // A load whose address the input does not give (a return address): assume it hits the L1.
+        if constexpr (Sink::kTiming) {
+            const Tick issue = issue_on(Unit::Load, ready, 1);
+            *spec = issue + latency;
+            return issue + latency;
+        }
+        return 0;
+    }
+    Tick issue = 0;
+    if constexpr (Sink::kTiming) {
+        // An older store whose address is still unknown: the MOB holds the load (NO_STA) and sends it again when
+        // the address is known, as it does for store data (below), not round the scheduler's replay loop.
+        if (ready < th.stores.max_sta()) {
+            sink->event(to_cycle(ready), EventId::MobLoadReplay, core_memory::kNoSta);
+            *causes |= kReplayMob;
+            *mob |= 1u << core_memory::kNoSta;
+            ready = th.stores.max_sta();
+        }
+        issue = issue_on(Unit::Load, ready, s.busy);
+        *spec = issue + latency;
+    }
+    const LoadAccess a = load_access(t, *m, issue, sink);
+    *causes |= a.causes;
+    *mob |= a.mob;
+
+    Tick data = 0;
+    if constexpr (Sink::kTiming) {
+        if (a.fill <= a.access) {
+            data = a.access + latency;
+        } else {
+            // The line is missing or still being filled: the load goes round the replay loop until a pass finds
+            // the line; after replay_passes_max passes it leaves the loop and waits for the fill. The passes that
+            // find the line missing do not take the load port (the miss is known: its fill buffer is still
+            // waiting), so a miss costs the access and one more slot. That lets independent misses stream from
+            // the L2 at its rate of a line every other cycle (32 bytes per cycle, as measured on Northwood [XB]),
+            // while a dependent load still sees the 7-cycle loop: data 16 cycles after an L2 hit's access [AT]
+            // (doc/emulator-model.md, "Replay").
+            const Tick loop = to_ticks(cfg_.replay_cycles);
+            const Tick passes = (a.fill - a.access + loop - 1) / loop;  // the first pass at or after the fill
+            const Tick found = passes <= cfg_.replay_passes_max ? a.access + passes * loop : a.fill;
+            const Tick pass = load_port_.claim(found, TickRing::kCycleStart);
+            data = pass + latency;
+            mem_.mark_used(m->address, asid(t), pass);
+            if (a.split) mem_.mark_used(a.second, asid(t), pass);
+        }
+        if (a.split) data += to_ticks(cfg_.split_penalty);
+    }
+    if (a.split) sink->event(to_cycle(data), EventId::MemoryComplete, core_memory::kLoadSplitComplete);
+
+    if constexpr (Sink::kTiming) {
+        const StoreBuffer::Check c = th.stores.check(m->address, m->size == 0 ? 1 : m->size, issue);
+        switch (c.conflict) {
+        case StoreBuffer::Conflict::None: break;
+        case StoreBuffer::Conflict::NoStd:
+            // The store's data is not there yet: the MOB holds the load until it is (NO_STD), and the scheduler
+            // wakes the load's dependents for the forwarded data, so they are not replayed.
+            sink->event(to_cycle(issue), EventId::MobLoadReplay, core_memory::kNoStd);
+            *causes |= kReplayMob;
+            *mob |= 1u << core_memory::kNoStd;
+            [[fallthrough]];
+        case StoreBuffer::Conflict::Forward:
+            // Forwarded data takes the load's own latency plus store_forward_ticks from the store data being ready.
+            data = max_tick(a.access + latency, c.wait + latency + cfg_.store_forward_ticks);
+            *spec = data;
+            break;
+        case StoreBuffer::Conflict::PartialData:
+        case StoreBuffer::Conflict::UnalignedAddr: {
+            const unsigned bit = c.conflict == StoreBuffer::Conflict::PartialData ? core_memory::kPartialData
+                                                                                  : core_memory::kUnalignedAddr;
+            sink->event(to_cycle(issue), EventId::MobLoadReplay, bit);
+            *causes |= kReplayMob;
+            *mob |= 1u << bit;
+            data = max_tick(data, c.wait + latency);
+            break;
+        }
+        case StoreBuffer::Conflict::Alias64K:
+            sink->event(to_cycle(issue), EventId::MemoryCancel, core_memory::k64kConflict);
+            data = max_tick(data, c.wait + latency);
+            break;
+        }
+    }
+    return data;
+}
+
+template <class Sink>
+__attribute__((always_inline)) inline Tick Core::store_address(unsigned t, const MemOperand& m, Tick issue, Tick done,
+                                                               Sink* sink, std::uint16_t* causes, std::uint16_t* mob) {
     const std::uint64_t physical = fold(m.address, asid(t));
     if (!dtlb_.access(core_memory::dtlb_page(physical, t))) {
         sink->event(to_cycle(issue), EventId::PageWalkType, core_memory::kDataWalk);
@@ -106,8 +197,9 @@ Tick Core::store_address(unsigned t, const MemOperand& m, Tick issue, Tick done,
 }
 
 template <class Sink>
-void Core::commit_store(Thread& th, unsigned t, unsigned sb_index, const MemOperand* m, std::uint64_t sseq,
-                        Cycle retire, Sink* sink) {
+__attribute__((always_inline)) inline void Core::commit_store(Thread& th, unsigned t, unsigned sb_index,
+                                                              const MemOperand* m, std::uint64_t sseq, Cycle retire,
+                                                              Sink* sink) {
     Cycle c = 0;
     [[maybe_unused]] Tick released = 0;
     if constexpr (Sink::kTiming) {

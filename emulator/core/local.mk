@@ -12,7 +12,7 @@ libnetburst_emu_a_SOURCES += \
 	emulator/core/memory_system.h emulator/core/memory_system.cpp \
 	emulator/core/store_buffer.h \
 	emulator/core/core.cpp emulator/core/core_frontend.cpp emulator/core/core_backend.cpp \
-	emulator/core/core_fast_path.cpp emulator/core/core_wrong_path.cpp emulator/core/core_cycles.cpp \
-	emulator/core/core_memory.h emulator/core/core_functional.h emulator/core/core_functional.cpp \
+	emulator/core/core_wrong_path.cpp emulator/core/core_cycles.cpp \
+	emulator/core/core_memory.h emulator/core/core_walker.h emulator/core/core_functional.h emulator/core/core_functional.cpp \
 	emulator/core/coverage.cpp
 include $(srcdir)/tests/emulator/core.mk

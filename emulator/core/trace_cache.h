@@ -98,7 +98,7 @@ public:
         return true;
     }
 
-    // The fast path's question: does the instruction hit (the next one of the line being delivered, or the head
+    // The single shapes' question (core_walker.h): does the instruction hit (the next one of the line being delivered, or the head
     // of a line)? On a hit it is delivered exactly as access() would and true is returned; on a miss nothing
     // changes and the caller goes through access().
     bool deliver_if_hit(unsigned thread, std::uint64_t tagged_pc) {

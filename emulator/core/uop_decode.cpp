@@ -343,7 +343,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     apply_form(c, insn, p);
     if (p->total_uops > c.rom_threshold) p->from_rom = true;
     p->tc_slots = p->from_rom ? 1 : static_cast<unsigned>(p->total_uops);
-    // The core's fast path takes plans of up to four uops (a read-modify-write: load, op, store address, store
+    // walk_shape::Single takes plans of up to four uops (a read-modify-write: load, op, store address, store
     // data) without flows or anything that serialises. It keeps one store and one branch, each as the last uop,
     // which is where the decomposition puts them.
     p->single = p->num_specs <= 4 && p->num_specs != 0 && p->total_uops == p->num_specs && !p->from_rom &&

@@ -63,7 +63,7 @@ struct UopSpec {
 //    its block of signatures with causes (FunctionalSink::intern_caused): the signature of a uop that met some
 //    causes is then one addition away;
 //  - the uops whose signature cannot change (no memory operand, not the branch), merged by signature;
-//  - in program order, the loads and store addresses that access memory, the stores that commit, the branch uop.
+//  - in program order, the loads and store addresses that access memory; how many stores commit; the branch uop.
 struct FunctionalPlan {
     static constexpr unsigned kMaxSpecs = 8;
     static constexpr std::uint8_t kNone = 0xFF;
@@ -76,8 +76,7 @@ struct FunctionalPlan {
     std::uint32_t fixed_count[kMaxSpecs];
     std::uint8_t num_accesses;
     std::uint8_t access_spec[kMaxSpecs];   // Load or StoreAddr specs with a memory operand
-    std::uint8_t num_commits;
-    std::uint8_t commit_mem[3];            // StoreData specs: their memory operand, or kNone (address unknown)
+    std::uint8_t num_commits;              // StoreData specs
     std::uint8_t branch_spec;              // the Branch spec, or kNone
     // What execute_functional() does after delivery: nothing (a register operation: one signature, no memory
     // access, no branch, not from the ROM), one load (one access, a load; nothing else that can change), a
@@ -112,7 +111,7 @@ struct UopPlan {
     Tick load_merge;            // a plain load: ticks from its data to its register result (a form's merge)
     bool has_op;                // an Op/Flow uop produces the register result
     bool has_load;
-    bool single;                // up to four uops, nothing that serialises: the core's fast path
+    bool single;                // up to four uops, nothing that serialises: walk_shape::Single (core_walker.h)
     bool register_op;           // ... and of those, one register operation (no memory, not a branch)
     // The functional tier's cache, filled on first use (decompose() only invalidates it). Mutable: the plan cache
     // hands plans out as const, and this is a cache of what the plan implies, not part of the decomposition.

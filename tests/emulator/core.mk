@@ -8,7 +8,6 @@ tests_emulator_core_tests_SOURCES = \
 	tests/emulator/core_predictor_test.cpp \
 	tests/emulator/core_pipeline_test.cpp \
 	tests/emulator/core_smt_test.cpp \
-	tests/emulator/core_fast_path_test.cpp \
 	tests/emulator/tier_corpus.h tests/emulator/core_tier_test.cpp \
 	tests/emulator/core_coverage_test.cpp \
 	emulator/core/doc/coverage_markdown.h emulator/core/doc/coverage_markdown.cpp \

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Counts of real programs under netburst-run, in the timing tier (PAPI_TOT_CYC is in every set), printed one
+# count a line so that two builds can be compared with diff: a change that must not move any count (a refactoring
+# of the core) shows an empty diff.
+#
+#   scripts/counts-snapshot.sh [-b BUILD] [-m "MODELS"] [-t TOOLDIR] > FILE
+#     -b BUILD     the build directory holding netburst-run and examples/ (default: build)
+#     -m "MODELS"  emulated models (default: "2 4")
+#     -t TOOLDIR   run the Valgrind tool in TOOLDIR (NETBURST_VALGRIND_LIB) under BUILD's launcher. To compare
+#                  two tools, copy each in turn into the same TOOLDIR: the guest's environment holds its path
+#
+# Runs are made repeatable as in scripts/invariance.sh, without the namespaces: no ASLR (setarch -R), an empty
+# environment, the emulated clock, fixed inputs in a fixed directory. Each program runs once per event set.
+set -euo pipefail
+build=build
+models="2 4"
+tool=()
+while getopts "b:m:t:h" opt; do
+  case $opt in
+    b) build=$OPTARG ;;
+    m) models=$OPTARG ;;
+    t) tool=("NETBURST_VALGRIND_LIB=$OPTARG") ;;
+    *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  esac
+done
+build=$(cd "$build" && pwd)
+run=$build/netburst-run
+[ -x "$run" ] || { echo "counts-snapshot: $run is missing: build first" >&2; exit 2; }
+
+# The same directory every time: paths end up in what the programs read and print.
+work=/tmp/netburst-counts-snapshot
+rm -rf "$work"
+mkdir -p "$work/dir/sub"
+trap 'rm -rf "$work"' EXIT
+for f in alpha beta gamma delta; do echo "$f" > "$work/dir/$f"; done
+echo sub > "$work/dir/sub/file"
+touch -d '2020-01-01 00:00:00 UTC' "$work/dir"/* "$work/dir/sub/file" "$work/dir"
+# About 20 KB of text, the same every time (a Park-Miller generator, exact in awk's doubles).
+awk 'BEGIN { split("the of and to in is that for it as with was on be by at this from which or an are not but " \
+                   "matrix cache branch cycle replay load store counter event thread", w, " ");
+             x = 4242; n = 0;
+             while (n < 20000) { x = (x * 16807) % 2147483647; s = w[1 + x % 33];
+                                 if (x % 11 == 0) s = s "\n"; else s = s " "; printf "%s", s; n += length(s) } }' \
+  > "$work/input.txt"
+
+# Event sets: each holds PAPI_TOT_CYC (the timing tier) and what fits beside it on the counters.
+sets=(
+  "-e PAPI_TOT_CYC -e PAPI_TOT_INS -e PAPI_L1_DCM -e PAPI_BR_MSP -e PAPI_RES_STL -e PAPI_FP_INS"
+  "-e PAPI_TOT_CYC -e uops_retired:NBOGUS:BOGUS -e uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER:FROM_ROM
+   -e MOB_load_replay:NO_STA:NO_STD:PARTIAL_DATA:UNALGN_ADDR -e resource_stall:SBFULL -e memory_complete:LSC:SSC"
+  "-e PAPI_TOT_CYC -e replay_event:NBOGUS -e branch_retired:MMNP:MMNM:MMTP:MMTM -e memory_cancel:64K_CONF
+   -e load_port_replay -e store_port_replay -e page_walk_type:DTMISS:ITMISS"
+  "-e PAPI_TOT_CYC -e 1stL_cache_load_miss_retired -e TC_deliver_mode:DD:DB:DI:BD:BB:BI
+   -e instr_retired:NBOGUSNTAG -e x87_FP_uop -e global_power_events:RUNNING"
+)
+
+# The corpus: NAME COMMAND... (run in $work). papi_matmul programs the PMU itself: what it prints are the counts.
+guests=$build/tests/integration/guests
+corpus=(
+  "matmul $build/examples/matmul 48"
+  "papi_matmul $build/examples/papi_matmul 48 8"
+  "l1_miss $build/examples/l1_miss 2000"
+  "gzip /usr/bin/gzip -9 -n -c input.txt"
+  "ls /bin/ls -l --time-style=+%s dir dir/sub"
+)
+# The integration guests (x87, MMX, SSE, stores and loads; signals), when make check has built them.
+if [ -x "$guests/guest_loops" ]; then
+  for loop in int branches loads stores x87 sse_sd mmx simd_int; do
+    corpus+=("guest_loops-$loop $guests/guest_loops $loop 5000")
+  done
+fi
+# Signals and a fork: the synthetic kernel paths, privilege changes and serialising client requests.
+[ -x "$guests/guest_signals" ] && corpus+=("guest_signals $guests/guest_signals")
+
+for model in $models; do
+  for line in "${corpus[@]}"; do
+    name=${line%% *}
+    cmd=${line#* }
+    for i in "${!sets[@]}"; do
+      report=$work/report
+      status=0
+      # shellcheck disable=SC2086 # cmd and the event set are lists of words
+      (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C "${tool[@]}" \
+         setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
+         --valgrind-option=--vgdb=no -o "$report" ${sets[$i]} -- $cmd > "$work/stdout" 2> "$work/stderr") ||
+        status=$?
+      echo "== model $model, $name, set $i: exit $status, output $(cksum < "$work/stdout")"
+      if [ "$name" = papi_matmul ]; then
+        cat "$work/stdout"
+        rm -f "$report"
+        break
+      fi
+      if [ -f "$report" ]; then
+        grep -E '^ +[0-9,]+ |not counted|unsupported' "$report" || cat "$report"
+        rm -f "$report"
+      else
+        sed 's/^/stderr: /' "$work/stderr" | tail -5
+      fi
+    done
+  done
+done
