@@ -30,14 +30,15 @@ static ULong start_realtime_ns, start_monotonic_ns;
 
 static ULong elapsed_ns(void);
 
-static ULong ns_of(const struct vki_timespec* ts) { return (ULong)ts->tv_sec * 1000000000ull + (ULong)ts->tv_nsec; }
-
+/* The clocks start at the host's time truncated to the second. A start with the host's fraction of a second would
+ * make the difference of two readings at microsecond (or millisecond) resolution depend on that fraction: PAPI's
+ * "Real usec" of the same run could come out one apart, as gettimeofday's truncation fell. */
 void nb_clock_init(void) {
     struct vki_timespec ts;
     VG_(clock_gettime)(&ts, VKI_CLOCK_REALTIME);
-    start_realtime_ns = ns_of(&ts);
+    start_realtime_ns = (ULong)ts.tv_sec * 1000000000ull;
     VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
-    start_monotonic_ns = ns_of(&ts);
+    start_monotonic_ns = (ULong)ts.tv_sec * 1000000000ull;
 }
 
 /* A forked child's emulator counts from zero (nb_rt_fork_child): its clock starts where the parent's was. */
