@@ -108,18 +108,28 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
     if constexpr (kTiming && !Shape::kRegisterOp)
         if (plan.has_load || n >= 2) th.stores.forget_until(to_ticks(th.last_alloc));
 
+    // A merging form (cmov) takes its destination's old value at the end, not as an operand: when the source is
+    // another register or memory. With one register as both, it is the source, at the form's full latency.
+    RegMask merged = 0;
+    if constexpr (kTiming)
+        if (plan.dest_merge != 0) {
+            const RegMask both = insn.reads & insn.writes & kGprMask;
+            if ((insn.reads & kGprMask & ~both) != 0 || plan.has_load) merged = both;
+        }
+    const RegMask reads = insn.reads & ~merged;
+
     // Addresses are formed from general registers only; the other uops wait for every register read. (A
     // register operation's one uop scans them where it needs them, below.)
     Tick addr_ready = 0, addr_spec = 0, regs_ready = 0, regs_spec = 0;
     if constexpr (kTiming && !Shape::kRegisterOp) {
-        for (RegMask m = insn.reads & kGprMask; m != 0; m &= m - 1) {
+        for (RegMask m = reads & kGprMask; m != 0; m &= m - 1) {
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
             addr_ready = max_tick(addr_ready, th.reg_ready[b]);
             addr_spec = max_tick(addr_spec, th.reg_spec[b]);
         }
         regs_ready = addr_ready;
         regs_spec = addr_spec;
-        for (RegMask m = insn.reads & ~kGprMask; m != 0; m &= m - 1) {
+        for (RegMask m = reads & ~kGprMask; m != 0; m &= m - 1) {
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
             regs_ready = max_tick(regs_ready, th.reg_ready[b]);
             regs_spec = max_tick(regs_spec, th.reg_spec[b]);
@@ -208,7 +218,7 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 ready = max_tick(address ? addr_ready : regs_ready, exec_min);
                 spec = max_tick(address ? addr_spec : regs_spec, exec_min);
                 if constexpr (Shape::kRegisterOp) {
-                    for (RegMask m = insn.reads; m != 0; m &= m - 1) {
+                    for (RegMask m = reads; m != 0; m &= m - 1) {
                         const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
                         ready = max_tick(ready, th.reg_ready[b]);
                         spec = max_tick(spec, th.reg_spec[b]);
@@ -356,8 +366,13 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
 
         // Results.
         const bool op = Shape::kRegisterOp || plan.has_op;
-        const Tick result = op ? op_done : (plan.has_load ? load_done + plan.load_merge : last_done);
-        const Tick result_spec = op ? op_spec : (plan.has_load ? load_spec + plan.load_merge : last_done);
+        Tick result = op ? op_done : (plan.has_load ? load_done + plan.load_merge : last_done);
+        Tick result_spec = op ? op_spec : (plan.has_load ? load_spec + plan.load_merge : last_done);
+        for (RegMask m = merged; m != 0; m &= m - 1) {
+            const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
+            result = max_tick(result, th.reg_ready[b] + plan.dest_merge);
+            result_spec = max_tick(result_spec, th.reg_spec[b] + plan.dest_merge);
+        }
         for (RegMask m = insn.writes; m != 0; m &= m - 1) {
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
             th.reg_ready[b] = result;

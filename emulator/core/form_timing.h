@@ -15,6 +15,8 @@ struct FormTiming {
                          // Only the units that hold a uop (the multiplier, the FP and MMX units, the divider) use it.
     std::uint8_t alu_busy;  // the same in ticks, for an integer uop the double-speed ALUs would otherwise take:
                             // 2 or more makes it a Unit::SlowAlu uop (uop_decode.cpp)
+    Tick dest_latency;      // a form that merges into its destination (cmov): ticks from the destination's old
+                            // value to the result, when the source is another register or memory; 0: none
 };
 
 // The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a

@@ -91,6 +91,7 @@ private:
 void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     if (insn.form == InsnForm::None) return;
     const FormTiming t = form_timing(insn.form, c.model);
+    p->dest_merge = t.dest_latency;
     for (unsigned i = 0; i < p->num_specs; ++i) {
         UopSpec& s = p->specs[i];
         if (s.role != UopRole::Op) continue;
@@ -126,6 +127,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     p->from_rom = p->serializing = p->fence = p->pause = false;
     p->flow_latency = 0;
     p->load_merge = 0;
+    p->dest_merge = 0;
     p->has_op = p->has_load = p->single = p->register_op = false;
     p->functional.generation = 0;
     for (std::uint64_t& n : p->functional.pending) n = 0;

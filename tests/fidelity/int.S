@@ -56,14 +56,16 @@
         CHAIN adc_r32, "adc r32, r32", adc %ecx, %eax
         CHAIN sbb_r32, "sbb r32, r32 (different registers)", sbb %ecx, %eax
         CHAIN adc_r64, "adc r64, r64", adc %rcx, %rax
-        # cmovnz: dec/jnz leave ZF clear, so every copy moves; the chain runs through the destination
-        CHAIN cmovnz_r32, "cmovnz r32, r32", cmovnz %ecx, %eax
+        # cmovnz: dec/jnz leave ZF clear, so every copy moves. The chain uses one register as source and destination,
+        # as InstLatX86's L tests do (they print "diff. reg. set" where that cannot be, and SBB "r1_32, r2_32" as
+        # the exception); the tput kernel's copies rewrite each destination from another register.
+        CHAIN cmovnz_r32, "cmovnz r32, r32", cmovnz %eax, %eax
         KERNEL cmovnz_r32, tput, "cmovnz r32, r32"
         GPRS1
         LOOP
         ROTG_32 cmovnz, %eax
         DONE
-        CHAIN cmovnz_r64, "cmovnz r64, r64", cmovnz %rcx, %rax
+        CHAIN cmovnz_r64, "cmovnz r64, r64", cmovnz %rax, %rax
         KERNEL setc_r8, tput, "setc r8"
         GPRS1
         LOOP
