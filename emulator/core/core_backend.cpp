@@ -103,6 +103,20 @@ __attribute__((noinline)) void Core::walk_timing(Thread& th, unsigned t, const I
     walk<EventSink, Shape>(th, t, insn, plan, sink, out);
 }
 
+namespace {
+// The first cycle start at or after `ready` where `port` is free and `unit` is free for n cycles from there.
+Tick find_cycle_run(const TickRing& port, const TickRing& unit, Tick ready, unsigned n) {
+    if (n <= TickRing::kMaxCycleRun) return find_with_cycle_run(port, TickRing::kCycleStart, unit, ready, n);
+    Tick t = ready;  // the longer runs (long-latency x87 and divides), one candidate cycle at a time
+    for (int guard = 0; guard < 4096; ++guard) {
+        t = port.find(t, TickRing::kCycleStart);
+        if (unit.run_free(t, n, kTicksPerCycle)) break;
+        t += kTicksPerCycle;
+    }
+    return t;
+}
+}  // namespace
+
 Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
     switch (unit) {
     case Unit::FastAlu:
@@ -110,12 +124,7 @@ Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
     case Unit::FpMove: return port0_.claim(ready, TickRing::kCycleStart);
     case Unit::Load: {
         // A load that holds the port for `busy` cycles (an unaligned 16-byte load).
-        Tick t = ready;
-        for (int guard = 0; guard < 4096; ++guard) {
-            t = load_port_.find(t, TickRing::kCycleStart);
-            if (load_port_.run_free(t, busy, kTicksPerCycle)) break;
-            t += kTicksPerCycle;
-        }
+        const Tick t = find_cycle_run(load_port_, load_port_, ready, busy);
         load_port_.set_run(t, busy, kTicksPerCycle);
         return t;
     }
@@ -146,12 +155,7 @@ Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
         // Port 1 dispatch at a cycle start, and the unit free for `busy` cycles from there.
         TickRing& unit_ring = unit == Unit::IntMul ? mul_unit_ : fp_unit_;
         const unsigned n = busy == 0 ? 1 : busy;
-        Tick t = ready;
-        for (int guard = 0; guard < 4096; ++guard) {
-            t = port1_.find(t, TickRing::kCycleStart);
-            if (unit_ring.run_free(t, n, kTicksPerCycle)) break;
-            t += kTicksPerCycle;
-        }
+        const Tick t = find_cycle_run(port1_, unit_ring, ready, n);
         port1_.set(t);
         unit_ring.set_run(t, n, kTicksPerCycle);
         return t;

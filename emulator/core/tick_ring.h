@@ -94,6 +94,14 @@ public:
         return (bits_[(tick >> 6) & (kWords - 1)] >> (tick & 63) & 1) != 0;
     }
 
+    // The 64 ticks from `word_start` (a multiple of 64) as bits; outside the window none is taken.
+    std::uint64_t word(Tick word_start) const {
+        if (word_start < base_ || word_start >= base_ + kSpan) return 0;
+        return bits_[(word_start >> 6) & (kWords - 1)];
+    }
+
+    static constexpr unsigned kMaxCycleRun = 32;  // find_with_cycle_run's limit: the run then spans two words
+
 private:
     static Tick first_allowed(Tick tick, std::uint64_t pattern) {
         while ((pattern >> (tick & 63) & 1) == 0) ++tick;
@@ -103,5 +111,23 @@ private:
     std::uint64_t bits_[kWords];
     Tick base_;
 };
+
+// The first tick at or after `tick` that `port` may start on (free, allowed by `pattern`, not before its window)
+// where `unit` has the n ticks t, t + 2, ..., t + 2(n - 1) free: port.find() then unit.run_free() at each candidate
+// cycle, as a unit that stays busy for n cycles needs, but 64 ticks at a time (a dense reservation stretch costs one
+// step per word rather than one per cycle). port and unit may be the same ring. n is 1 to kMaxCycleRun.
+inline Tick find_with_cycle_run(const TickRing& port, std::uint64_t pattern, const TickRing& unit, Tick tick,
+                                unsigned n) {
+    if (tick < port.base()) tick = port.base();
+    std::uint64_t from = ~std::uint64_t{0} << (tick & 63);
+    for (Tick w = tick & ~Tick{63};; w += 64) {
+        const std::uint64_t u0 = unit.word(w), u1 = n > 1 ? unit.word(w + 64) : 0;
+        std::uint64_t blocked = port.word(w) | u0;  // a start is blocked by its own tick and those of its run
+        for (unsigned k = 2; k < 2 * n; k += 2) blocked |= (u0 >> k) | (u1 << (64 - k));
+        const std::uint64_t free = ~blocked & pattern & from;
+        if (free != 0) return w + static_cast<unsigned>(__builtin_ctzll(free));
+        from = ~std::uint64_t{0};
+    }
+}
 
 }  // namespace netburst::emu
