@@ -13,7 +13,7 @@ IoStatus status_of(int result) {
     case NB_OK: return IoStatus::Ok;
     case NB_GP_FAULT: return IoStatus::Fault;
     case NB_UNSUPPORTED: return IoStatus::Unsupported;
-    default: return IoStatus::Unavailable;
+    default: return IoStatus::Unavailable;  // NB_NOT_EMULATED; NB_NO_PMI: nothing queued
     }
 }
 
@@ -65,7 +65,7 @@ IoStatus EmulatorBackend::deliver_interrupts(bool on) {
 IoStatus EmulatorBackend::take_interrupt(Interrupt* out) {
     nb_pmi pmi{};
     const int r = nb_take_pmi(&pmi);
-    if (r != NB_OK) return r == NB_NO_PMI ? IoStatus::Unavailable : status_of(r);
+    if (r != NB_OK) return status_of(r);
     out->eip = pmi.eip;
     out->overflowed = pmi.overflowed;
     out->pebs = pmi.pebs != 0;
@@ -75,7 +75,7 @@ IoStatus EmulatorBackend::take_interrupt(Interrupt* out) {
 IoStatus EmulatorBackend::take_pebs_record(PebsNote* out) {
     nb_pebs_note note{};
     const int r = nb_take_pebs(&note);
-    if (r != NB_OK) return r == NB_NO_PMI ? IoStatus::Unavailable : status_of(r);
+    if (r != NB_OK) return status_of(r);
     out->record = note.record;
     out->valid = note.valid;
     out->data_address = note.data_address;
