@@ -10,5 +10,6 @@ libnetburst_emu_a_SOURCES += \
 	emulator/pmu/activity.h emulator/pmu/activity.cpp \
 	emulator/pmu/pmi.h emulator/pmu/pmi.cpp \
 	emulator/pmu/pebs.h emulator/pmu/pebs.cpp \
+	emulator/pmu/memory_window.h emulator/pmu/memory_window.cpp \
 	emulator/pmu/record_ring.h
 include $(srcdir)/tests/emulator/local.mk

@@ -5,32 +5,6 @@
 
 namespace netburst::emu::vg {
 
-namespace {
-
-// The private DS memory: [kSampleDsArea, kSampleDsArea + size) maps onto the sampler's bytes; anything else is
-// not accessible, so a stray PEBS write would be dropped rather than land in the program.
-bool covers(std::size_t size, std::uint64_t address, unsigned n) {
-    return address >= kSampleDsArea && address - kSampleDsArea <= size && n <= size - (address - kSampleDsArea);
-}
-
-}  // namespace
-
-bool Sampler::private_read(void* context, std::uint64_t address, void* buffer, unsigned size) {
-    auto* self = static_cast<Sampler*>(context);
-    if (!covers(sizeof self->ds_, address, size)) return false;
-    const unsigned char* from = self->ds_ + (address - kSampleDsArea);
-    for (unsigned i = 0; i < size; ++i) static_cast<unsigned char*>(buffer)[i] = from[i];
-    return true;
-}
-
-bool Sampler::private_write(void* context, std::uint64_t address, const void* buffer, unsigned size) {
-    auto* self = static_cast<Sampler*>(context);
-    if (!covers(sizeof self->ds_, address, size)) return false;
-    unsigned char* to = self->ds_ + (address - kSampleDsArea);
-    for (unsigned i = 0; i < size; ++i) to[i] = static_cast<const unsigned char*>(buffer)[i];
-    return true;
-}
-
 const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerHost& host) {
     if (!spec.enabled) return "no sampling was asked for";
     if (spec.counter >= kNumCounters || spec.exact_counter >= kNumCounters) return "sampling counter out of range";
@@ -56,13 +30,7 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
     return nullptr;
 }
 
-GuestMemory Sampler::ds_memory() {
-    GuestMemory m;
-    m.context = this;
-    m.read = private_read;
-    m.write = private_write;
-    return m;
-}
+GuestMemory Sampler::ds_memory() { return ds_window_.view(); }
 
 void Sampler::begin_process(std::uint64_t pid, const char* exe) {
     TextWriter first = writer_.line();

@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "emulator/emulator.h"
+#include "emulator/pmu/memory_window.h"
 #include "emulator/pmu/pebs.h"
 #include "emulator/valgrind/pc_counts.h"
 #include "emulator/valgrind/program_file.h"
@@ -50,6 +51,9 @@ struct SamplerHost {
 
 class Sampler {
 public:
+    Sampler() = default;
+    Sampler(const Sampler&) = delete;  // ds_window_ refers to this object's own ds_
+    Sampler& operator=(const Sampler&) = delete;
     // The DS buffer holds this many PEBS records; it is drained after every instruction, which writes at most one.
     static constexpr unsigned kPebsRecords = 16;
 
@@ -101,8 +105,6 @@ private:
     void take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi);
     void take_pebs(const PebsRecord& record);
     void rearm_iebs(Emulator& emu, unsigned lp);
-    static bool private_read(void* context, std::uint64_t address, void* buffer, unsigned size);
-    static bool private_write(void* context, std::uint64_t address, const void* buffer, unsigned size);
 
     SampleSpec spec_{};
     bool long_mode_ = true;
@@ -119,6 +121,8 @@ private:
     static constexpr std::uint64_t kDsBufferOffset = 0x100;
     static constexpr std::size_t kDsBytes = kDsBufferOffset + kPebsRecords * kPebsRecordSize64;
     unsigned char ds_[kDsBytes] = {};
+    // [kSampleDsArea, + kDsBytes) maps onto ds_; anything else is refused, so no PEBS write reaches the program.
+    MemoryWindow ds_window_{kSampleDsArea, ds_, kDsBytes};
 };
 
 }  // namespace netburst::emu::vg

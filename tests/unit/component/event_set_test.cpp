@@ -3,11 +3,11 @@
 // conflicts with the allocator's explanation, unsupported events, Hyper-Threading.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "component/glue_api.h"
+#include "emulator/pmu/memory_window.h"
 #include "in_process.h"
 #include "table/msr_map.h"
 
@@ -455,30 +455,6 @@ TEST(EventSet, HardwareOverflowReloadsAndKeepsCountsExact) {
     for (unsigned i = 0; i < set.num_start_writes; ++i) EXPECT_EQ(set.start_writes[i].value, plain.start_writes[i].value);
 }
 
-namespace {
-
-// The in-process PMU writes PEBS records straight into the set's DS save area, which is this process's memory;
-// anything outside it is refused, as unmapped guest memory would be.
-struct SetMemory {
-    const nb_event_set* set;
-    bool inside(std::uint64_t address, unsigned size) const {
-        const auto base = reinterpret_cast<std::uintptr_t>(set->pebs_area);
-        return address >= base && address + size <= base + sizeof set->pebs_area;
-    }
-};
-bool read_set(void* context, std::uint64_t address, void* buffer, unsigned size) {
-    if (!static_cast<SetMemory*>(context)->inside(address, size)) return false;
-    std::memcpy(buffer, reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address)), size);
-    return true;
-}
-bool write_set(void* context, std::uint64_t address, const void* buffer, unsigned size) {
-    if (!static_cast<SetMemory*>(context)->inside(address, size)) return false;
-    std::memcpy(reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)), buffer, size);
-    return true;
-}
-
-}  // namespace
-
 // :precise with overflow: PEBS on IQ_COUNTER4, one interrupt per record, each at the load's own instruction, and
 // the count exact across the PMU's own reloads (each record stands for a period).
 TEST(EventSet, PreciseOverflowSamplesByPebs) {
@@ -488,12 +464,11 @@ TEST(EventSet, PreciseOverflowSamplesByPebs) {
     ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;
     EXPECT_EQ(set.pebs_event, 0);
     EXPECT_EQ(set.counter_of[0], 16);
-    SetMemory memory{&set};
-    emu::GuestMemory guest;
-    guest.context = &memory;
-    guest.read = read_set;
-    guest.write = write_set;
-    m.emulator().pmu().set_guest_memory(guest);
+    // The in-process PMU writes PEBS records straight into the set's DS save area, which is this process's memory
+    // at its own address; anything outside it is refused, as unmapped guest memory would be.
+    emu::MemoryWindow memory{reinterpret_cast<std::uintptr_t>(set.pebs_area),
+                             reinterpret_cast<unsigned char*>(set.pebs_area), sizeof set.pebs_area};
+    m.emulator().pmu().set_guest_memory(memory.view());
     EXPECT_EQ(nb_event_set_set_overflow(&set, 0, 1), NB_STATUS_INVALID);  // the sampled event follows the wrap
     ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 100), NB_STATUS_OK);
     EXPECT_EQ(set.overflow_counters, 0u);  // PEBS interrupts through its buffer, not the counter's OVF_PMI
@@ -558,12 +533,11 @@ TEST(EventSet, PreciseAndOrdinaryOverflowInOneSet) {
     nb_event_set set;
     std::string why;
     ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;
-    SetMemory memory{&set};
-    emu::GuestMemory guest;
-    guest.context = &memory;
-    guest.read = read_set;
-    guest.write = write_set;
-    m.emulator().pmu().set_guest_memory(guest);
+    // The in-process PMU writes PEBS records straight into the set's DS save area, which is this process's memory
+    // at its own address; anything outside it is refused, as unmapped guest memory would be.
+    emu::MemoryWindow memory{reinterpret_cast<std::uintptr_t>(set.pebs_area),
+                             reinterpret_cast<unsigned char*>(set.pebs_area), sizeof set.pebs_area};
+    m.emulator().pmu().set_guest_memory(memory.view());
     ASSERT_EQ(nb_event_set_set_overflow(&set, 0, 100), NB_STATUS_OK);
     ASSERT_EQ(nb_event_set_set_overflow(&set, 1, 1000), NB_STATUS_OK);
     start(&set);
