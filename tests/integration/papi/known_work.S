@@ -89,30 +89,9 @@ nb_stride_loop:                    # (n, p, stride)
 	.globl nb_packed_block_loop
 nb_packed_block_loop:
 1:	addpd	%xmm1, %xmm0
+	.rept	24
 	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
-	add	$1, %rax
+	.endr
 	dec	%rdi
 	jnz	1b
 	ret
