@@ -16,18 +16,12 @@
 #include <cstdint>
 
 #include "emulator/core/core.h"
+#include "emulator/memo_probe.h"
 #include "emulator/pmu/pmu.h"
+#include "emulator/pmi_skid.h"
 
 namespace netburst::emu {
 
-// The delivery time of an imprecise PMI, from the counter's overflow to the interrupt being taken, in cycles. No
-// measurement of it alone is published; it is fitted to the one measurement of its effect, Sprunt's Figure 5 (IEEE
-// Micro 2002: IEBS samples of the l1_miss benchmark 65 or more instructions after the missing load, 46.5 % of
-// them at +69). With 56 cycles, examples/l1_miss on model 2 puts its IEBS samples at +69 (doc/sampling.md, "The
-// skid"). A macro so that the tools' help texts print it.
-#define NB_DEFAULT_PMI_SKID_CYCLES 56
-#define NB_STRINGIFY_VALUE_(x) #x
-#define NB_STRINGIFY_VALUE(x) NB_STRINGIFY_VALUE_(x)
 
 struct EmulatorConfig {
     unsigned model = 2;
@@ -118,6 +112,9 @@ public:
     // keeps one PMU per guest thread and attaches the running thread's: a thread switch then costs a pointer, not
     // a copy of the PMU (about half a megabyte). The core model, like the machine's caches, stays shared.
     void attach_pmu(Pmu* pmu);
+    // Measures, for every timed instruction from now on, how often a timing memo would hit (memo_probe.h).
+    void attach_memo_probe(MemoProbe* probe) { probe_ = probe; }
+    const MemoProbe* memo_probe() const { return probe_; }
     // The attached PMU's registers were changed other than through write_msr (a PMU copied over it): the tier
     // follows the new programming. Counts of the functional tier not yet absorbed go to the PMU as it is now, so
     // call sync() before such a change.
@@ -157,6 +154,7 @@ private:
 
     EmulatorConfig config_{};
     Core core_;
+    MemoProbe* probe_ = nullptr;  // attach_memo_probe()
     Pmu pmu_;
     Pmu* pmu_active_ = &pmu_;
     Pmu* observers_[kMaxObservers] = {};

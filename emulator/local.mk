@@ -9,7 +9,7 @@ libnetburst_emu_a_SOURCES = \
 include $(srcdir)/emulator/core/local.mk
 include $(srcdir)/emulator/pmu/local.mk
 include $(srcdir)/emulator/trace/local.mk
-libnetburst_emu_a_SOURCES += emulator/emulator.h emulator/emulator.cpp
+libnetburst_emu_a_SOURCES += emulator/emulator.h emulator/pmi_skid.h emulator/memo_probe.h emulator/emulator.cpp
 
 # netburst-emu: the emulator on trace files (host program)
 bin_PROGRAMS += netburst-emu

@@ -43,6 +43,12 @@ public:
     void write_back(Tick start, unsigned sectors, Sink* out);
 
     std::uint64_t transactions() const { return transactions_; }
+    template <class Hash>
+    void hash_future(Hash* h) const {
+        h->add_pool(bsq_free_, bsq_entries_);
+        h->add_pool(ioq_free_, ioq_entries_);
+        h->add_tick(data_bus_free_);
+    }
 
 private:
     static constexpr unsigned kMaxBsq = 32;

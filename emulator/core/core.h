@@ -138,6 +138,11 @@ public:
         d.records_dropped += threads_[thread & 1].pending.dropped();
         return d;
     }
+    // The timing state logical processor `thread` starts its next instruction in, relative to its next delivery
+    // cycle (*reference, in ticks; state_hash.h): equal for states that would time the same instructions with the same outcomes the same
+    // way, up to a shift in time. The timing memo's key (issue 16, core_state_hash.cpp).
+    std::uint64_t timing_state_hash(unsigned thread, Tick* reference) const;
+
     const MemorySystem::Stats& memory_stats() const { return mem_.stats(); }
     const CoreConfig& config() const { return cfg_; }
     bool l1_holds(std::uint64_t address, unsigned thread) { return mem_.l1_holds(address, asid(thread)); }

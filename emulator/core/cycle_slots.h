@@ -79,6 +79,12 @@ public:
     }
 
     Cycle cursor(unsigned t) const { return cursor_[t].cycle; }
+    // Thread t's cursor relative to the hash's reference (single-thread mode: the shared table is not used).
+    template <class Hash>
+    void hash_cursor(unsigned t, Hash* h) const {
+        h->add_cycle(cursor_[t].cycle);
+        h->add(to_ticks(cursor_[t].cycle) > h->reference() ? cursor_[t].used : 0);
+    }
 
 private:
     static constexpr unsigned kRing = 4096;

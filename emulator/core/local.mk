@@ -13,6 +13,7 @@ libnetburst_emu_a_SOURCES += \
 	emulator/core/store_buffer.h \
 	emulator/core/core.cpp emulator/core/core_frontend.cpp emulator/core/core_backend.cpp \
 	emulator/core/core_wrong_path.cpp emulator/core/core_cycles.cpp \
+	emulator/core/core_state_hash.cpp emulator/core/state_hash.h \
 	emulator/core/core_memory.h emulator/core/core_walker.h emulator/core/core_functional.h emulator/core/core_functional.cpp \
 	emulator/core/coverage.cpp
 include $(srcdir)/tests/emulator/core.mk

@@ -90,6 +90,15 @@ public:
 
     // Forget port reservations before `tick` (time only moves forward).
     void advance(Tick tick) { l2_port_.advance(tick); }
+    // The timing state after the hash's reference (the L2 port's from `from`, as TickRing::hash_future): the L2 port, fill and write-combining buffers, the bus. (Lines
+    // still being filled are not here: a memo takes each access's fill time as an input.)
+    template <class Hash>
+    void hash_future(Hash* h, Tick from) const {
+        l2_port_.hash_future(h, from);
+        h->add_pool(fill_free_, fill_buffers_);
+        h->add_pool(wcb_free_, wc_buffers_);
+        bus_.hash_future(h);
+    }
 
     // The first free L2 request slot at or after `tick`, claimed. Slots are every l2_request_ticks ticks, counted
     // from tick 0 (a fixed grid, as the L2 pipeline runs whether or not a request comes).

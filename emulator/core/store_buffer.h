@@ -92,6 +92,21 @@ public:
         return Check{Conflict::None, 0};
     }
 
+    // The stores still uncommitted after the hash's reference: their times and sizes. (Their addresses are not
+    // state but inputs: a memo takes each load's check() against them as part of its key.)
+    template <class Hash>
+    void hash_future(Hash* h) const {
+        for (unsigned i = head_; i != tail_; ++i) {
+            const Entry& e = entries_[i % kRing];
+            if (e.commit <= h->reference()) continue;
+            h->add_tick(e.sta);
+            h->add_tick(e.std_ready);
+            h->add_tick(e.commit);
+            h->add(e.size);
+        }
+        h->add_tick(max_sta_);
+    }
+
 private:
     struct Entry {
         std::uint64_t address;

@@ -100,6 +100,26 @@ public:
         return bits_[(word_start >> 6) & (kWords - 1)];
     }
 
+    // The reservations from `from` (a tick no later claim precedes: the allocation point) over the next
+    // kHashWords * 64 ticks, as bits counted from the hash's reference (state_hash.h). Further ones are left out:
+    // the probe's approximation (memory latency is 360 ticks).
+    static constexpr unsigned kHashWords = 32;
+    template <class Hash>
+    void hash_future(Hash* h, Tick from) const {
+        if (from < h->reference()) from = h->reference();
+        if (from < base_) from = base_;
+        const Tick end = base_ + kSpan < from + kHashWords * 64 ? base_ + kSpan : from + kHashWords * 64;
+        h->add(from - h->reference());
+        for (Tick t = from; t < end; t += 64) {
+            std::uint64_t bits = word(t & ~Tick{63}) >> (t & 63);
+            if ((t & 63) != 0) bits |= word((t & ~Tick{63}) + 64) << (64 - (t & 63));
+            if (bits != 0) {
+                h->add(t - h->reference());
+                h->add(bits);
+            }
+        }
+    }
+
     static constexpr unsigned kMaxCycleRun = 32;  // find_with_cycle_run's limit: the run then spans two words
 
 private:

@@ -198,6 +198,9 @@ public:
     const UopPlan& operator[](unsigned i) const { return plans_[i]; }
     // Whether `plan` is one of this store's.
     bool holds(const UopPlan& plan) const { return &plan >= plans_ && &plan < plans_ + count_; }
+    // The shape key of one of this store's plans (PlanCache::shape_key): what the plan is, whatever order the
+    // shapes came in.
+    std::uint32_t shape_of(const UopPlan& plan) const { return keys_[&plan - plans_]; }
 
 private:
     static constexpr unsigned kSlotBits = 12;

@@ -13,6 +13,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 
+#include "emulator/pmi_skid.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
@@ -174,6 +175,7 @@ static Bool process_option(const HChar* arg) {
     else if VG_XACT_CLO(arg, "--clock=host", nb_clo.clock_emulated, False) {}
     else if VG_XACT_CLO(arg, "--clock=emulated", nb_clo.clock_emulated, True) {}
     else if VG_BINT_CLO(arg, "--pmi-skid", nb_clo.pmi_skid, 0, 100000) {}
+    else if VG_BOOL_CLO(arg, "--memo-probe", nb_clo.memo_probe) {}
     else return False;
     return True;
 }
@@ -198,11 +200,14 @@ static void print_usage(void) {
         "    --results=DIR             where to write this process's results (set by netburst-run)\n"
         "    --progress=DIR            where to keep the instruction count for the progress line (set by\n"
         "                              netburst-run)\n"
-        "    --pmi-skid=N              cycles from a counter overflow to its interrupt being taken [the\n"
-        "                              emulator's default, 20]\n");
+        "    --pmi-skid=N              cycles from a counter overflow to its interrupt being taken\n"
+        "                              [" NB_STRINGIFY_VALUE(NB_DEFAULT_PMI_SKID_CYCLES) "]\n");
 }
 
-static void print_debug_usage(void) { VG_(printf)("    (none)\n"); }
+static void print_debug_usage(void) {
+    VG_(printf)("    --memo-probe=yes|no       measure how often a timing memo would hit, and print it at exit\n"
+                "                              (emulator/memo_probe.h) [no]\n");
+}
 
 /* ---- Start and end ------------------------------------------------------------------------------------------- */
 
@@ -231,6 +236,7 @@ static void post_clo_init(void) {
     config.max_threads = VG_N_THREADS;
     config.emulated_clock = nb_clo.clock_emulated;
     config.pmi_skid_cycles = (int)nb_clo.pmi_skid;
+    config.memo_probe = nb_clo.memo_probe;
     const char* error = nb_rt_init(&config);
     if (error) VG_(fmsg_bad_option)("netburst", "%s\n", error);
     load_program();
@@ -250,6 +256,10 @@ static void fini(Int exitcode) {
     nb_write_results(True);
     if (record_fd >= 0) VG_(close)(record_fd);
     if (progress_fd >= 0) VG_(close)(progress_fd);
+    uint64_t blocks, hits, distinct;
+    if (nb_rt_memo_probe(&blocks, &hits, &distinct))
+        VG_(umsg)("netburst: memo probe: %llu timed blocks, %llu keys stored, memo hit rate %.1f %%\n", (ULong)blocks,
+                  (ULong)distinct, blocks ? 100.0 * (double)hits / (double)blocks : 0.0);
     if (VG_(clo_verbosity) > 1) {
         VG_(umsg)("netburst: %llu guest instructions emulated\n", (ULong)nb_rt_instructions());
         VG_(umsg)("netburst: %llu instructions in the timing tier (kernel paths included); thread switches: %llu\n",

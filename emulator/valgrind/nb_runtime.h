@@ -75,6 +75,7 @@ struct nb_rt_config {
     unsigned max_threads;/* Valgrind thread ids are below this */
     int emulated_clock;  /* the guest's clock reads the core's cycles (nb_clock.c): every instruction is timed */
     int pmi_skid_cycles; /* cycles from an overflow to its interrupt being taken; -1: the emulator's default */
+    int memo_probe;      /* measure the timing memo's hit rate (emulator/memo_probe.h) */
 };
 
 /* Sets up the emulator. Returns NULL, or an error message. */
@@ -145,6 +146,9 @@ uint64_t nb_rt_instructions(void);
 uint64_t nb_rt_cycles_now(void);
 unsigned nb_rt_cpu_mhz(void);
 uint64_t nb_rt_timed_instructions(void);
+/* With --memo-probe=yes: the timed blocks, how many a timing memo would have hit, and the keys stored
+ * (emulator/memo_probe.h). Returns 0 without the probe. */
+int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* distinct);
 uint64_t nb_rt_thread_switches(void);
 
 /* The x86-64 classifier (emulator/valgrind/x86_classify.h) for the instrumenter. */

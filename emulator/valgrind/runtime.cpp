@@ -130,6 +130,14 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
         if (!record_) nb_host_panic("out of memory");
         for (unsigned i = 0; i < sizeof trace::kBinaryMagic; ++i) record_[record_used_++] = trace::kBinaryMagic[i];
     }
+    if (config.memo_probe) {
+        constexpr unsigned kLog2Slots = 22;  // 4 Mi keys, 32 MB: a memo's plausible budget beside cachegrind's size
+        auto* table = static_cast<std::uint64_t*>(nb_host_malloc(sizeof(std::uint64_t) << kLog2Slots));
+        void* raw = nb_host_malloc(sizeof(MemoProbe));
+        if (!table || !raw) nb_host_panic("out of memory");
+        __builtin_memset(table, 0, sizeof(std::uint64_t) << kLog2Slots);
+        emu_->attach_memo_probe(new (raw) MemoProbe(table, kLog2Slots));
+    }
     return nullptr;
 }
 

@@ -135,6 +135,7 @@ public:
     // For -v: how many instructions (the synthetic kernel paths included) ran in the timing tier, which costs
     // about ten times the functional tier per instruction; and how many times another guest thread was installed.
     std::uint64_t timed_instructions() const { return emu_->timed_instructions(); }
+    const MemoProbe* memo_probe() const { return emu_->memo_probe(); }
     std::uint64_t thread_switches() const { return thread_switches_; }
 
 private:
