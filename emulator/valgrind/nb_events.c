@@ -93,6 +93,7 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     default:
         return False;
     }
+    nb_snapshots_follow_pebs();  /* a write of IA32_PEBS_ENABLE, or a thread that exited or forked since */
     return True;
 }
 

@@ -33,6 +33,9 @@ void nb_consume_committed(void);
 IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy);
 void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
+/* Makes translations carry register snapshots while the program has PEBS armed, discarding every translation when
+ * that changes. Only where the core allows discarding: in a client request. */
+void nb_snapshots_follow_pebs(void);
 void nb_instrument_init(void);
 void nb_instrument_stats(void);
 
