@@ -82,7 +82,8 @@ static VG_REGPARM(0) void nb_flush_from_code(void) { nb_flush(); }
  * (VG_(clo_vex_control).iropt_register_updates_default) is not needed, and could not be switched at run time
  * anyway: LibVEX_Init copies VG_(clo_vex_control) when the first block is translated. */
 
-static Bool nb_snapshots = False;  /* translations made now carry snapshots */
+static Bool nb_snapshots = False;        /* translations made now carry snapshots */
+static Bool nb_snapshots_stale = False;  /* whether PEBS is armed may have changed since it was last asked */
 static ULong nb_stat_snapshot_switches;
 
 /* EFLAGS bit 1 reads as 1, and user code runs with interrupts enabled (IF, bit 9); VEX keeps neither. */
@@ -110,7 +111,11 @@ static void nb_snapshot_registers(VexGuestAMD64State* gs, ULong* out, ULong pc) 
     out[17] = gs->guest_R15;
 }
 
+void nb_snapshots_recheck(void) { nb_snapshots_stale = True; }
+
 void nb_snapshots_follow_pebs(void) {
+    if (!nb_snapshots_stale) return;
+    nb_snapshots_stale = False;
     const Bool armed = nb_rt_pebs_armed() != 0;
     if (armed == nb_snapshots) return;
     nb_flush();
