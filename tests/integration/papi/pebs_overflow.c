@@ -56,7 +56,7 @@ extern const char nb_pebs_target_load[];
 	".set nb_offset, (nb_offset + 64) %% 1024\n\t" \
 	".endr\n\t"
 
-/* What the registers hold at the target load's start (check_registers). R10 holds the chunk's number. */
+/* What the registers hold at the target load's start (wrong_fields checks the records); R10: the chunk. */
 #define K_RBX 0x0b0b0b0b0b0b0b0bull
 #define K_RSI 0x5151515151515151ull
 #define K_RDI 0xd1d1d1d1d1d1d1d1ull
