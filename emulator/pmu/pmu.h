@@ -36,6 +36,8 @@ public:
     // has counted such an event since software last wrote it: its value then means nothing and the emulator
     // reports it as unsupported.
     bool counter_unsupported(unsigned n) const;
+    // IA32_PEBS_ENABLE enables PEBS for either logical processor (ENABLE_PEBS_MY_THR or ENABLE_PEBS_OTH_THR).
+    bool pebs_enabled() const { return regs_.pebs_enabled(0) || regs_.pebs_enabled(1); }
 
     // The core model's feed, in instruction order.
     void consume(const Outcome& outcome);

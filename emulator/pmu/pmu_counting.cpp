@@ -121,6 +121,7 @@ void Pmu::write_pebs(unsigned n, Cycle cycle) {
         record.thread = c.pebs_thread;
         record.eip = o.pc;
         record.address = r.address;
+        record.has_registers = o.regs != nullptr;
         record.has_data_address = sampled_data_address(o, feeding_kind_, &record.data_address);
         pebs_records_.push(record);
         if (r.threshold) pmi_.raise(c.pebs_thread, cycle, overflowed_mask(), true);

@@ -45,6 +45,8 @@ struct PebsRecord {
     std::uint8_t thread = 0;
     std::uint64_t eip = 0;          // the instruction whose uop caused the event (precise)
     std::uint64_t address = 0;      // where in guest memory the record went
+    // The record's EFLAGS and general registers are the instruction's (Outcome::regs); else they are zeros.
+    bool has_registers = false;
     // Not part of the hardware record (which holds registers): the linear address of the sampled load or store
     // uop's memory operand, when the front end described the instruction's operands (Outcome::instruction).
     bool has_data_address = false;

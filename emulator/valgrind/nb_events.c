@@ -48,6 +48,7 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     }
     case NB_REQ_WRMSR:
         *ret = (UWord)nb_rt_wrmsr((uint32_t)args[1], (uint64_t)args[2]);
+        nb_snapshots_recheck();  /* IA32_PEBS_ENABLE, perhaps */
         break;
     case NB_REQ_RDMSR:
     case NB_REQ_RDPMC:
@@ -93,6 +94,7 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     default:
         return False;
     }
+    nb_snapshots_follow_pebs();  /* after an MSR write, or a thread's exit or a fork since the last request */
     return True;
 }
 
@@ -112,6 +114,7 @@ static void thread_exited(ThreadId tid) {
     make_current(tid);
     nb_flush();
     nb_rt_thread_exited(tid);
+    nb_snapshots_recheck();  /* its PMU may have armed PEBS */
     current_tid = VG_INVALID_THREADID;
 }
 
@@ -127,6 +130,7 @@ static void in_fork_child(ThreadId tid) {
     nb_files_after_fork();
     nb_clock_fork_child();
     nb_rt_fork_child(tid);
+    nb_snapshots_recheck();  /* the child's PMU starts without PEBS */
     current_tid = tid;
 }
 

@@ -12,7 +12,10 @@
  * instruction before it is.
  *
  * Conditional-branch chasing is off (nb_main.c): VEX's "&&" recovery would otherwise fold a branch and up to three
- * following instructions into one guarded block whose instructions may not run, which records cannot express. */
+ * following instructions into one guarded block whose instructions may not run, which records cannot express.
+ *
+ * While the program arms PEBS, the records of the instructions PEBS can sample also carry the registers at the
+ * instruction's start, for the PEBS record (see "Register snapshots" below). */
 #include "pub_tool_basics.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
@@ -22,6 +25,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_transtab.h"
 #include "libvex_guest_amd64.h"
 
 #include "emulator/valgrind/nb_runtime.h"
@@ -64,6 +68,62 @@ void nb_consume_committed(void) {
 /* Called from generated code when the next block might not fit. */
 static VG_REGPARM(0) void nb_flush_from_code(void) { nb_flush(); }
 
+/* ---- Register snapshots ----------------------------------------------------------------------------------------
+ * A PEBS record holds EFLAGS, EIP and the general registers at the start of the sampled instruction. While the
+ * program has PEBS armed (nb_rt_pebs_armed), each instruction that PEBS can sample (one with a memory operand, a
+ * branch, x87/MMX/SSE work: nb_class_sampled_without_memory) calls nb_snapshot_registers at its start, which copies
+ * the guest state into the instruction's record; the other translations, and every translation while PEBS is off,
+ * have no such call. Arming or disarming discards every translation, so that the code runs from translations of
+ * the new kind.
+ *
+ * The guest state in memory is exact at every instruction's start here: the tool has VEX optimise at level 0
+ * (nb_main.c), where no PUT is removed (only GETs are forwarded, which changes no state), and the call declares
+ * what it reads, so nothing later may move a PUT past it. The preciseness setting
+ * (VG_(clo_vex_control).iropt_register_updates_default) is not needed, and could not be switched at run time
+ * anyway: LibVEX_Init copies VG_(clo_vex_control) when the first block is translated. */
+
+static Bool nb_snapshots = False;        /* translations made now carry snapshots */
+static Bool nb_snapshots_stale = False;  /* whether PEBS is armed may have changed since it was last asked */
+static ULong nb_stat_snapshot_switches;
+
+/* EFLAGS bit 1 reads as 1, and user code runs with interrupts enabled (IF, bit 9); VEX keeps neither. */
+#define NB_RFLAGS_ALWAYS_SET 0x202ull
+
+/* out[]: RegisterSnapshot's order, the 64-bit PEBS record's. */
+static void nb_snapshot_registers(VexGuestAMD64State* gs, ULong* out, ULong pc) {
+    out[0] = LibVEX_GuestAMD64_get_rflags(gs) | NB_RFLAGS_ALWAYS_SET;
+    out[1] = pc;
+    out[2] = gs->guest_RAX;
+    out[3] = gs->guest_RBX;
+    out[4] = gs->guest_RCX;
+    out[5] = gs->guest_RDX;
+    out[6] = gs->guest_RSI;
+    out[7] = gs->guest_RDI;
+    out[8] = gs->guest_RBP;
+    out[9] = gs->guest_RSP;
+    out[10] = gs->guest_R8;
+    out[11] = gs->guest_R9;
+    out[12] = gs->guest_R10;
+    out[13] = gs->guest_R11;
+    out[14] = gs->guest_R12;
+    out[15] = gs->guest_R13;
+    out[16] = gs->guest_R14;
+    out[17] = gs->guest_R15;
+}
+
+void nb_snapshots_recheck(void) { nb_snapshots_stale = True; }
+
+void nb_snapshots_follow_pebs(void) {
+    if (!nb_snapshots_stale) return;
+    nb_snapshots_stale = False;
+    const Bool armed = nb_rt_pebs_armed() != 0;
+    if (armed == nb_snapshots) return;
+    nb_flush();
+    nb_snapshots = armed;
+    nb_stat_snapshot_switches++;
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "netburst: PEBS armed or disarmed");
+}
+
 /* ---- Static infos, per translation --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -93,6 +153,7 @@ void nb_instrument_stats(void) {
     VG_(umsg)("netburst: register reads of %llu translated instructions from their bytes, %llu from the IR (an "
               "encoding the operand decoder does not know); writes that the bytes and the IR disagree on: %llu\n",
               nb_stat_decoded, nb_stat_ir_reads, nb_stat_write_disagreements);
+    VG_(umsg)("netburst: register snapshots (PEBS) switched on or off %llu times\n", nb_stat_snapshot_switches);
 }
 
 /* ---- Analysis ------------------------------------------------------------------------------------------------ */
@@ -106,6 +167,7 @@ typedef struct {
     Int relevant_exits;    /* exits that are the branch (or the rep) itself */
     Bool faultable;        /* may leave through a fault or an emulation exit */
     Bool recorded;         /* not Valgrind's special sequence */
+    Bool snapshot;         /* its record ends with the registers at its start (PEBS armed) */
     UInt off, words;       /* its record in the block's slice of the buffer */
     Int head;              /* the instruction whose record it shares (itself when it has its own) */
     ULong info;            /* record word 0, exits clear */
@@ -449,6 +511,34 @@ static IRExpr* guarded_address(IRSB* out, IRExpr* addr, IRExpr* guard) {
     return IRExpr_RdTmp(emit_tmp(out, IRExpr_ITE(guard, addr, mk_u64(NB_NO_ACCESS))));
 }
 
+/* buffer[base + word ...] = the registers at this point (the instruction's start), by nb_snapshot_registers. */
+static void emit_snapshot(IRSB* out, IRTemp base, UInt word, ULong pc) {
+    _Static_assert(offsetof(VexGuestAMD64State, guest_CC_NDEP) == offsetof(VexGuestAMD64State, guest_CC_OP) + 24,
+                   "the flags thunk is four consecutive words");
+    IRTemp addr = emit_tmp(out, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base), mk_u64(8ull * word)));
+    IRDirty* di = unsafeIRDirty_0_N(0, "nb_snapshot_registers", VG_(fnptr_to_fnentry)(&nb_snapshot_registers),
+                                    mkIRExprVec_3(IRExpr_GSPTR(), IRExpr_RdTmp(addr), mk_u64(pc)));
+    di->mFx = Ifx_Write;
+    di->mAddr = IRExpr_RdTmp(addr);
+    di->mSize = 8 * NB_SNAPSHOT_WORDS;
+    const struct { Int offset, size; } reads[] = {
+        {offsetof(VexGuestAMD64State, guest_RAX), 16 * 8},  /* RAX..R15, in encoding order (reg_bits) */
+        {offsetof(VexGuestAMD64State, guest_CC_OP), 4 * 8},
+        {offsetof(VexGuestAMD64State, guest_DFLAG), 8},
+        {offsetof(VexGuestAMD64State, guest_IDFLAG), 8},
+        {offsetof(VexGuestAMD64State, guest_ACFLAG), 8},
+    };
+    di->nFxState = sizeof reads / sizeof reads[0];
+    for (Int k = 0; k < di->nFxState; k++) {
+        di->fxState[k].fx = Ifx_Read;
+        di->fxState[k].offset = reads[k].offset;
+        di->fxState[k].size = reads[k].size;
+        di->fxState[k].nRepeats = 0;
+        di->fxState[k].repeatLen = 0;
+    }
+    addStmtToIRSB(out, IRStmt_Dirty(di));
+}
+
 /* The info word with an exit's outcome in bit `bit`. */
 static IRExpr* info_with_exit(IRSB* out, ULong info, IRExpr* guard, UInt bit) {
     IRExpr* g = IRExpr_RdTmp(emit_tmp(out, IRExpr_Unop(Iop_1Uto64, guard)));
@@ -494,6 +584,12 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     }
     s.insns[n - 1].end = sb_in->stmts_used;
     analyse(&s, sb_in);
+    for (Int i = 0; i < n; i++) {
+        Insn* in = &s.insns[i];
+        in->snapshot = nb_snapshots && in->recorded &&
+                       (in->d.num_mem > 0 || nb_class_sampled_without_memory(in->d.cls));
+        in->d.snapshot = in->snapshot ? 1 : 0;
+    }
 
     /* Runs of instructions that always run together share their first one's record (nb_runtime.h): a first one
      * with its address words, then instructions that cannot fault and have nothing dynamic, the last of which
@@ -502,7 +598,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     for (Int i = 0; i < n; i++) {
         Insn* in = &s.insns[i];
         const Bool member = in->recorded && !in->d.dynamic_target && in->d.rep_mode == NB_REP_NONE &&
-                            in->kind != NB_CLASS_SYSCALL;
+                            in->kind != NB_CLASS_SYSCALL && !in->snapshot;
         const Bool follower = member && !in->faultable && in->d.num_mem == 0 && in->mem_seen == 0;
         in->d.group = 1;
         in->head = i;
@@ -526,7 +622,9 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
         Insn* in = &s.insns[i];
         if (!in->recorded) continue;
         in->off = words;
-        in->words = in->d.group == 0 ? 0 : 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0);
+        in->words = in->d.group == 0 ? 0
+                                     : 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0) +
+                                           (in->snapshot ? NB_SNAPSHOT_WORDS : 0);
         words += in->words;
         recorded++;
     }
@@ -602,6 +700,8 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
             }
             continue;
         }
+        if (in->snapshot)
+            emit_snapshot(out, base, in->off + 1 + in->d.num_mem + (in->d.dynamic_target ? 1 : 0), in->d.pc);
         if (in->relevant_exits == 0) emit_word(out, base, in->off, mk_u64(in->info));
         Int access = 0, exits = 0;
         UInt next = in->off + in->words;

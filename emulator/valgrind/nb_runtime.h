@@ -20,7 +20,10 @@ extern "C" {
  *   word 0:   the address of the instruction's static info (8-aligned), ORed with the outcome of its side exits
  *             (bit 0: the first exit was taken; bit 1: the second);
  *   then:     one word per recorded memory operand (its address; NB_NO_ACCESS when a guarded access did not
- *             happen), and for indirect branches one word with the actual target.
+ *             happen), and for indirect branches one word with the actual target;
+ *   then:     while the program arms PEBS, for an instruction that can be sampled (desc.snapshot), the registers at
+ *             its start: NB_SNAPSHOT_WORDS words in the order of RegisterSnapshot (emulator/model/instruction.h),
+ *             which is the 64-bit PEBS record's (EFLAGS, RIP, RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8-R15).
  * Everything else about the instruction is static and lives in the info.
  *
  * A run of instructions that always run together shares one record, its first instruction's: the first may have
@@ -29,6 +32,7 @@ extern "C" {
  * runs, they all run, in order. The runtime finds the others in the infos that follow the first (the infos of a
  * translation are consecutive). */
 #define NB_NO_ACCESS (~(uint64_t)0)
+#define NB_SNAPSHOT_WORDS 18u
 #define NB_EXIT_BITS 3u
 
 enum nb_branch_mode {
@@ -61,6 +65,7 @@ struct nb_insn_desc {
     uint8_t group;            /* >1: the record of this instruction stands for it and the next group-1 ones;
                                  0: one of those */
     uint8_t form;             /* InsnForm */
+    uint8_t snapshot;         /* 1: NB_SNAPSHOT_WORDS register words end the record (never in a group) */
 };
 
 /* How the launcher configured the tool. */
@@ -110,6 +115,11 @@ void nb_rt_query(struct nb_emulator_info* info);
 void nb_rt_set_pmi_signal(int signo);
 int nb_rt_take_pmi(struct nb_pmi* out);
 int nb_rt_take_pebs(struct nb_pebs_note* out);
+
+/* Whether the program has armed PEBS (IA32_PEBS_ENABLE enables it for a logical processor) on a live thread's PMU:
+ * while it has, translations carry register snapshots for the instructions PEBS can sample. netburst-run record's
+ * own PEBS does not count (perf.data holds no registers). */
+int nb_rt_pebs_armed(void);
 
 /* The guest's CPUID (emulator/valgrind/guest_cpuid.h) on the current thread's logical processor: regs receives
  * EAX, EBX, ECX, EDX. */
@@ -180,6 +190,10 @@ uint64_t nb_reg_xmm(unsigned n);
 enum nb_class_of_interest { NB_CLASS_COND_BRANCH, NB_CLASS_INDIRECT, NB_CLASS_INT_DIV, NB_CLASS_SYSCALL,
                             NB_CLASS_OTHER };
 int nb_class_kind(uint8_t cls);
+/* Whether an instruction of class cls can be a PEBS sample without a memory operand: a branch (replay tagging of
+ * mispredicted branches) or x87, MMX and SSE work (execution tagging). Any instruction with one can (front-end and
+ * replay tagging of loads and stores). */
+int nb_class_sampled_without_memory(uint8_t cls);
 
 /* ---- Services the C side provides -------------------------------------------------------------------------- */
 void* nb_host_malloc(size_t size);

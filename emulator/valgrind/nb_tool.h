@@ -34,6 +34,11 @@ void nb_consume_committed(void);
 IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy);
 void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
+/* Translations carry register snapshots while the program has PEBS armed. nb_snapshots_recheck: that may have
+ * changed (an MSR write, a thread's exit, a fork). nb_snapshots_follow_pebs: if so, asks the runtime and, on a
+ * change, discards every translation; only where the core allows discarding, in a client request. */
+void nb_snapshots_recheck(void);
+void nb_snapshots_follow_pebs(void);
 void nb_instrument_init(void);
 void nb_instrument_stats(void);
 

@@ -76,10 +76,9 @@ struct nb_pmi {
 
 /* A PEBS record the calling thread's PMU wrote into its DS save area's buffer (protocol 4). Once the thread has
  * named a PMI signal, every record is noted, oldest first, until taken with NB_REQ_TAKE_PEBS (32 are kept; older
- * ones lose their note). The emulator does not snapshot the guest's registers: the record holds EIP, and the
- * register a memory operand is addressed by alone (base plus displacement), which the tool computes from the
- * sampled uop's address and writes into the record; `valid` says which record fields hold values (bit i for field
- * i: 0 EFLAGS, 1 EIP, 2-9 EAX EBX ECX EDX ESI EDI EBP ESP, 10-17 R8-R15). */
+ * ones lose their note). The record holds EIP and, for the instructions PEBS can sample, EFLAGS and every general
+ * register at the instruction's start (the tool snapshots them while PEBS is armed); `valid` says which record
+ * fields hold values (bit i for field i: 0 EFLAGS, 1 EIP, 2-9 EAX EBX ECX EDX ESI EDI EBP ESP, 10-17 R8-R15). */
 struct nb_pebs_note {
     uint64_t record;       /* the record's linear address */
     uint64_t data_address; /* the sampled load's or store's address, which the hardware record does not hold; 0:

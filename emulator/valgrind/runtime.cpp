@@ -4,7 +4,6 @@
 
 #include "emulator/valgrind/machine_info.h"
 #include "emulator/valgrind/results_file.h"
-#include "emulator/valgrind/x86_decode.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
 
@@ -226,48 +225,18 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
 
 namespace {
 
-// A PEBS record field's index (pebs.h: EFLAGS, EIP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, R8-R15) for general
-// register n in encoding order (rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi, r8-r15).
-unsigned record_field_of_register(unsigned n) {
-    static const unsigned kField[8] = {2, 4, 5, 3, 9, 8, 6, 7};
-    return n < 8 ? kField[n] : 10 + (n - 8);
-}
+static_assert(sizeof(RegisterSnapshot) == NB_SNAPSHOT_WORDS * sizeof(std::uint64_t),
+              "a record's register words are a RegisterSnapshot");
 
-// The emulator does not snapshot the guest's registers, so the record the PMU wrote holds EIP and zeros. One
-// register follows from what the model knows: when the sampled uop's memory operand is addressed by a base
-// register alone (plus a displacement, no index, no segment override, 64-bit addressing), that register held the
-// address minus the displacement at the instruction's start. It is written into the record; the note says which
-// fields hold values.
-nb_pebs_note complete_record(const PebsRecord& r) {
+// What the tool tells the program about a record the PMU wrote: the fields that hold the machine's values. EIP
+// always; EFLAGS and every general register when the sampled instruction came with its registers (the translations
+// carry them while the program arms PEBS: nb_instrument.c), and the sampled uop's data address when it has one.
+nb_pebs_note note_of(const PebsRecord& r, bool long_mode) {
     nb_pebs_note note{};
     note.record = r.address;
-    note.valid = 1u << 1;  // EIP
-    if (!r.has_data_address) return note;
-    note.data_address = r.data_address;
-    std::uint8_t bytes[15] = {};
-    unsigned n = sizeof bytes;
-    while (n > 0 && !nb_host_read_guest(r.eip, bytes, n)) --n;  // the code may end before 15 bytes
-    if (n == 0) return note;
-    for (unsigned i = 0; i < n; ++i) {
-        const std::uint8_t b = bytes[i];
-        if (b == 0x64 || b == 0x65 || b == 0x67) return note;  // FS/GS base or 32-bit addressing: not base + disp
-        if (b != 0x26 && b != 0x2E && b != 0x36 && b != 0x3E && b != 0x66 && b != 0xF0 && b != 0xF2 && b != 0xF3)
-            break;
-    }
-    const X86Decoded d = decode_x86(bytes, n);
-    if (!d.mem || d.base < 0 || d.index >= 0 || d.imm_pos < d.disp_size || d.imm_pos > n) return note;
-    std::int64_t disp = 0;
-    if (d.disp_size == 1) disp = static_cast<std::int8_t>(bytes[d.imm_pos - 1]);
-    if (d.disp_size == 4) {
-        std::uint32_t v = 0;
-        for (unsigned i = 0; i < 4; ++i) v |= std::uint32_t{bytes[d.imm_pos - 4 + i]} << (8 * i);
-        disp = static_cast<std::int32_t>(v);
-    }
-    const std::uint64_t value = r.data_address - static_cast<std::uint64_t>(disp);
-    const unsigned field = record_field_of_register(static_cast<unsigned>(d.base));
-    std::uint8_t out[8];
-    for (unsigned i = 0; i < 8; ++i) out[i] = static_cast<std::uint8_t>(value >> (8 * i));
-    if (nb_host_write_guest(r.address + field * 8u, out, 8)) note.valid |= 1u << field;
+    const unsigned fields = long_mode ? 18 : 10;  // pebs.cpp's record layouts
+    note.valid = r.has_registers ? (1u << fields) - 1 : 1u << 1;
+    if (r.has_data_address) note.data_address = r.data_address;
     return note;
 }
 
@@ -279,6 +248,7 @@ void ToolRuntime::deliver_pmis() {
     // The records of the program's PEBS (the component arms it for PAPI's precise overflow), completed and kept
     // until the program takes them.
     PebsRecord records[8];
+    const bool long_mode = emu_->config().long_mode;
     for (;;) {
         const unsigned n = emu_->pmu().take_pebs_records(records, 8);
         if (n == 0) break;
@@ -287,7 +257,7 @@ void ToolRuntime::deliver_pmis() {
                 t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
                 --t.pebs_count;
             }
-            t.pebs_notes[(t.pebs_first + t.pebs_count) % ThreadContext::kPebsNotes] = complete_record(records[i]);
+            t.pebs_notes[(t.pebs_first + t.pebs_count) % ThreadContext::kPebsNotes] = note_of(records[i], long_mode);
             ++t.pebs_count;
         }
     }
@@ -334,6 +304,14 @@ void ToolRuntime::set_pmi_signal(int signo) {
         while (emu_->pmu().take_pmis(dropped, 8) != 0) {
         }
     }
+}
+
+bool ToolRuntime::pebs_armed() const {
+    if (sampler_) return false;  // netburst-run record's PEBS: perf.data has no registers to fill
+    if (config_.cpu_wide) return emu_->pmu().pebs_enabled();
+    for (unsigned i = 0; i < config_.max_threads; ++i)
+        if (threads_[i].live && threads_[i].pmu && threads_[i].pmu->pebs_enabled()) return true;
+    return false;
 }
 
 int ToolRuntime::take_pmi(nb_pmi* out) {
@@ -537,6 +515,11 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
             insn.mem[k].address = addresses[k];
         }
         if (info->dynamic_target) insn.target = *p++;
+        if (info->snapshot) {
+            __builtin_memcpy(static_cast<void*>(&regs_), p, sizeof regs_);  // the record words are its fields
+            insn.regs = &regs_;
+            p += NB_SNAPSHOT_WORDS;
+        }
         if (info->branch_mode == NB_BR_EXIT_TAKEN) insn.taken = (bits & 1) != 0;
         else if (info->branch_mode == NB_BR_EXIT_NOT_TAKEN) insn.taken = (bits & 1) == 0;
         if (!complete) {
@@ -613,6 +596,10 @@ void ToolRuntime::execute_rep(const InsnInfo& info, unsigned bits, const Instruc
         rep_info_ = &info;
         rep_insn_ = insn;
         rep_iterations_ = 0;
+        if (insn.regs) {  // the registers at the first iteration's start are the instruction's
+            rep_regs_ = *insn.regs;
+            rep_insn_.regs = &rep_regs_;
+        }
     }
     ++rep_iterations_;
     if (info.rep_mode == NB_REP_COND && !(bits & 2)) finish_rep();  // the compare ended the repetition

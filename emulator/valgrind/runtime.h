@@ -29,6 +29,7 @@ struct alignas(8) InsnInfo {
     std::uint8_t rep_mode = NB_REP_NONE;
     bool dynamic_target = false;
     bool syscall = false;
+    bool snapshot = false;        // the record ends with the registers at the instruction's start
     bool simple = false;          // no words, no exit bits, not a rep or a syscall: tmpl runs as it is
     // How consume() takes the commonest records without looking at the rest of the info.
     enum class Fast : std::uint8_t {
@@ -112,6 +113,8 @@ public:
     void set_pmi_signal(int signo);
     int take_pmi(nb_pmi* out);
     int take_pebs(nb_pebs_note* out);
+    // The program has armed PEBS on a live thread's PMU (nb_rt_pebs_armed).
+    bool pebs_armed() const;
     // The guest's CPUID on the current thread's logical processor (guest_cpuid.h).
     CpuidRegs cpuid(std::uint32_t leaf, std::uint32_t subleaf) const;
     const nb_emulator_info& machine() const { return machine_; }
@@ -193,6 +196,9 @@ private:
     // A rep-prefixed string instruction whose iterations are still arriving (one record per iteration).
     const InsnInfo* rep_info_ = nullptr;
     Instruction rep_insn_{};
+    RegisterSnapshot rep_regs_{};  // its registers at the first iteration's start, when it came with them
+    // The registers of the instruction being run, copied from its record (consume_loop).
+    RegisterSnapshot regs_{};
     std::uint64_t rep_iterations_ = 0;
 
     KernelPath* kernel_ = nullptr;     // [2], the system-call path of each logical processor

@@ -71,9 +71,11 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     info.rep_mode = d->rep_mode;
     info.dynamic_target = d->dynamic_target != 0;
     info.syscall = t.cls == InsnClass::Syscall;
+    info.snapshot = d->snapshot != 0;
     info.group = d->group;
     info.remaining = block->count - index - 1;
     info.simple = info.mem_words == 0 && !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall &&
+                  !info.snapshot &&
                   (info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
                    info.branch_mode == NB_BR_STATIC_NOT_TAKEN);
     // The uop plan depends only on the shape, which is static unless a string's count or a guarded access varies
@@ -81,7 +83,8 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     info.plan = info.rep_mode == NB_REP_NONE ? g_runtime->stable_plan(t) : nullptr;
     info.invert = info.branch_mode == NB_BR_EXIT_NOT_TAKEN;
     using Fast = InsnInfo::Fast;
-    const bool plain_rest = !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall && info.plan;
+    const bool plain_rest =
+        !info.dynamic_target && info.rep_mode == NB_REP_NONE && !info.syscall && !info.snapshot && info.plan;
     const bool static_outcome = info.branch_mode == NB_BR_NONE || info.branch_mode == NB_BR_STATIC_TAKEN ||
                                 info.branch_mode == NB_BR_STATIC_NOT_TAKEN;
     if (info.group > 1) {
@@ -156,6 +159,8 @@ void nb_rt_sampling_flush(void) {
     if (g_runtime && g_runtime->sampling()) g_runtime->sample_writer().flush();
 }
 
+int nb_rt_pebs_armed(void) { return g_runtime && g_runtime->pebs_armed() ? 1 : 0; }
+
 uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
 uint64_t nb_rt_cycles_now(void) { return g_runtime ? g_runtime->cycles_now() : 0; }
 unsigned nb_rt_cpu_mhz(void) {
@@ -214,6 +219,19 @@ int nb_class_kind(uint8_t cls) {
     case InsnClass::IntDiv: return NB_CLASS_INT_DIV;
     case InsnClass::Syscall: return NB_CLASS_SYSCALL;
     default: return NB_CLASS_OTHER;
+    }
+}
+
+int nb_class_sampled_without_memory(uint8_t cls) {
+    switch (static_cast<InsnClass>(cls)) {
+    // The classes whose uops carry an execution-tagging event (core/uop_decode.cpp).
+    case InsnClass::X87Arith: case InsnClass::X87Div: case InsnClass::X87Complex: case InsnClass::X87Move:
+    case InsnClass::SimdMove: case InsnClass::SseScalarSp: case InsnClass::SseScalarDp: case InsnClass::SsePackedSp:
+    case InsnClass::SsePackedDp: case InsnClass::SseDivSp: case InsnClass::SseDivDp: case InsnClass::Mmx64:
+    case InsnClass::Simd128Int:
+        return 1;
+    default:
+        return netburst::emu::is_branch(static_cast<InsnClass>(cls)) ? 1 : 0;
     }
 }
 

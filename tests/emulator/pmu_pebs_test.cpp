@@ -84,6 +84,7 @@ TEST_F(PmuPebs, RecordsThePreciseInstructionInTheSixtyFourBitLayout) {
         EXPECT_EQ(memory.get64(at + 0x10), 0xA0u + i);          // RAX
         EXPECT_EQ(memory.get64(at + 0x48), 0x7ffe0000u - i);    // RSP
         EXPECT_EQ(memory.get64(at + 0x88), 0xF0u + i);          // R15
+        EXPECT_TRUE(written[k].has_registers);
     }
     EXPECT_EQ(memory.get64(kBuffer + 3 * 144), 0xEEEEEEEEEEEEEEEEull);  // nothing past the third record
     EXPECT_EQ(memory.get64(kDs + 0x28), kBuffer + 3 * 144);            // PEBS index advanced
@@ -95,6 +96,26 @@ TEST_F(PmuPebs, RecordsThePreciseInstructionInTheSixtyFourBitLayout) {
     EXPECT_EQ(interrupts[0].eip, 0x400000u + 0x10 * 6);
     EXPECT_TRUE(interrupts[1].pebs_threshold);
     EXPECT_EQ(interrupts[1].eip, 0x400000u + 0x10 * 9);
+}
+
+// An instruction that came without registers (Outcome::regs null) leaves zeros, and the record says so.
+TEST_F(PmuPebs, RecordWithoutRegistersSaysSo) {
+    EXPECT_FALSE(pmu->pebs_enabled());
+    set_up_ds(true, 2, 2, 1);
+    program_replay_pebs(1);
+    EXPECT_TRUE(pmu->pebs_enabled());
+    for (unsigned i = 1; i <= 2; ++i) {
+        Outcome o = missing_load(i);
+        o.regs = nullptr;
+        feed(o);
+    }
+    const auto written = records();
+    ASSERT_EQ(written.size(), 1u);  // uop 2
+    EXPECT_FALSE(written[0].has_registers);
+    EXPECT_EQ(memory.get64(kBuffer + 0x08), 0x400000u + 0x10 * 2);  // RIP
+    EXPECT_EQ(memory.get64(kBuffer + 0x10), 0u);                     // RAX
+    wrmsr(kMsrPebsEnable, 0);
+    EXPECT_FALSE(pmu->pebs_enabled());
 }
 
 TEST_F(PmuPebs, ThirtyTwoBitLayout) {

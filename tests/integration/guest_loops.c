@@ -1,6 +1,11 @@
 /* Runs under netburst-run for the tests in netburst_run_test.cpp:
  *   guest_loops KIND N     runs one loop of asm/loops.S N times (int, branches, loads, stores, x87, sse_sd,
  *                          sse_ss, sse_pd, sse_ps, mmx, simd_int) and exits 0
+ *   guest_loops pebs1-KIND N  the same with PEBS armed around the loop (IA32_PEBS_ENABLE's ENABLE_PEBS set by the
+ *                          loop's first request, cleared by its second), so that the loop runs from translations
+ *                          that take register snapshots
+ *   guest_loops pebs0-KIND N  the same requests (writes of IA32_PEBS_ENABLE) without ENABLE_PEBS: what pebs1-KIND
+ *                          runs (the names have one length: the program's start-up reads its arguments)
  *   guest_loops mix N      the x87 and the four SSE loops N times each, then one load from every 64-byte line of
  *                          4 MB (misses in the L1 and the L2): work for every FP metric and both load-miss metrics
  *   guest_loops syscalls N makes N getppid() system calls
@@ -64,8 +69,18 @@ int main(int argc, char** argv) {
     }
     /* Two harmless requests around the loop keep the instruction stream the same as when it is measured. */
     const uint64_t requests[12] = {NB_REQ_COUNTER_STATUS, 0, 0, 0, 0, 0, NB_REQ_COUNTER_STATUS, 0, 0, 0, 0, 0};
+    /* pebs1-KIND and pebs0-KIND: two writes of IA32_PEBS_ENABLE (0x3F1), the first with ENABLE_PEBS (bit 25) or
+     * without. */
+    uint64_t pebs[12] = {NB_REQ_WRMSR, 0x3F1, 0, 0, 0, 0, NB_REQ_WRMSR, 0x3F1, 0, 0, 0, 0};
+    const char* kind = argv[1];
+    const uint64_t* around = requests;
+    if (!strncmp(kind, "pebs", 4) && kind[5] == '-') {  /* the same instructions for both */
+        pebs[2] = (uint64_t)(kind[4] & 1) << 25;
+        kind += 6;
+        around = pebs;
+    }
     for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++)
-        if (!strcmp(argv[1], loops[i].name)) return loops[i].fn(n, buffer, requests) == n ? 0 : 1;
+        if (!strcmp(kind, loops[i].name)) return loops[i].fn(n, buffer, around) == n ? 0 : 1;
     fprintf(stderr, "guest_loops: unknown loop %s\n", argv[1]);
     return 2;
 }

@@ -350,6 +350,31 @@ TEST(WholeProgramTotals, RetiredInstructionsAreTheGuestsPlusTheKernelPaths) {
     EXPECT_GE(r["instructions"].get<std::uint64_t>(), 400000u);
 }
 
+// PEBS armed makes the translations take a register snapshot at every instruction PEBS can sample (loads, stores,
+// branches, x87/SSE/MMX work: doc/sampling.md, "What the emulator fills"). The counts must not see it: the same
+// program with the same requests (writes of IA32_PEBS_ENABLE around the loop, with ENABLE_PEBS or without) counts
+// the same, cycles included, and the armed run did switch snapshots on and off (the tool's -v statistics).
+TEST(WholeProgramTotals, ArmingPebsChangesNoCount) {
+    const std::vector<std::string> events = {"-e", "PAPI_TOT_INS", "-e", "PAPI_TOT_CYC", "-e", "PAPI_BR_MSP",
+                                             "-e", "PAPI_L2_TCM",  "-e", "uops_retired:NBOGUS"};
+    for (const char* loop : {"loads", "stores", "branches", "x87", "sse_pd", "mmx"}) {
+        json counts[2];
+        Outcome armed;
+        for (int on = 0; on < 2; ++on) {
+            std::vector<std::string> args = events;
+            if (on) args.insert(args.begin(), {"--valgrind-option=-v", "--valgrind-option=-v"});
+            args.push_back(guest("guest_loops"));
+            args.push_back(std::string("pebs") + (on ? "1-" : "0-") + loop);
+            args.push_back("20000");
+            counts[on] = run_json(args, on ? &armed : nullptr);
+        }
+        EXPECT_NE(armed.err.find("register snapshots (PEBS) switched on or off 2 times"), std::string::npos)
+            << loop << ":\n" << armed.err;
+        for (std::size_t i = 0; i < events.size() / 2; ++i)
+            EXPECT_EQ(value_of(counts[1], i), value_of(counts[0], i)) << events[2 * i + 1] << " over nb_loop_" << loop;
+    }
+}
+
 // ---- Kernel mode ---------------------------------------------------------------------------------------------
 
 TEST(KernelModel, KernelCountsAreThePathTimesTheSystemCalls) {

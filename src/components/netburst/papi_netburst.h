@@ -26,8 +26,8 @@ enum papi_netburst_pebs_field {
 struct papi_netburst_pebs_sample {
     uint64_t field[PAPI_NETBURST_PEBS_FIELDS]; /* EFLAGS, EIP and the general registers at the instruction's start
                                                   (RAX... on x86-64: the record's fields are 64 bits wide) */
-    uint32_t valid;            /* bit f: field[f] holds the machine's value. Under netburst-run: EIP, and the
-                                  register a memory operand is addressed by alone (base + displacement) */
+    uint32_t valid;            /* bit f: field[f] holds the machine's value. Under netburst-run: every field
+                                  (the tool snapshots the registers while PEBS is armed) */
     uint32_t has_data_address; /* the emulator's addition: the sampled load's or store's linear address */
     uint64_t data_address;
     uint64_t sequence;         /* 1 for the set's first sample since PAPI_start, then 2, ... */

@@ -282,7 +282,8 @@ TEST(HardwareOverflow, AddressIsTheModelledInstructionAndVectorIsExact) {
 // --- PEBS through PAPI: :precise and PAPI_overflow ------------------------------------------------------------
 
 // pebs_overflow's checks: every handler address is the target load (found by its label), one call per period of
-// the final count, the records' RAX the ring's eight addresses 8 KB apart, and the refusals explained.
+// the final count, the records' RAX the ring's eight addresses 8 KB apart, every field of every record valid and
+// equal to the register at the load's start (EFLAGS included), and the refusals explained.
 // With --ht the checks run in the program's second thread, on logical processor 1: PEBS on IQ_COUNTER5.
 TEST(HardwareOverflow, PreciseEventSamplesTheExactInstructionByPebs) {
     const std::string commands[2] = {emulated(guest("pebs_overflow")),
@@ -298,7 +299,8 @@ TEST(HardwareOverflow, PreciseEventSamplesTheExactInstructionByPebs) {
                                   "second_precise_keeps_the_set", "overflow_set", "samples_taken",
                                   "every_address_is_the_load", "vector_names_the_event", "one_call_per_period",
                                   "count_is_the_misses", "records_have_rax", "rax_is_the_data_address",
-                                  "rax_is_the_ring"})
+                                  "rax_is_the_ring", "every_field_valid", "registers_are_the_instructions",
+                                  "rdx_counts_the_loop"})
             EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos)
                 << command << ": " << check << "\n" << r.output;
         EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << command << "\n" << r.output;

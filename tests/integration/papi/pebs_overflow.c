@@ -8,6 +8,10 @@
  *   - every handler address is the target load's, and the vector names the :precise event;
  *   - one handler call per period of the event's final count;
  *   - the records' RAX (the target load's base register at its start) are the ring's eight addresses, 8 KB apart;
+ *   - every field of every record is valid and holds the register's value at the target load's start: constants in
+ *     RBX, RSI, RDI, R8-R14, the hit blocks' last load in RCX, the hit blocks' base in R15, the loop's count in RDX
+ *     (so that RDX and RAX agree on the iteration), RBP and RSP as the loop found them, and the flags of the `cmp`
+ *     just before the load;
  *   - events that cannot drive PEBS, and a second :precise event, are refused with an explanation.
  *
  * The run is eight chunks of CHUNK target loads, each counted from zero (PAPI_accum resets the set): CHUNK is one
@@ -52,18 +56,47 @@ extern const char nb_pebs_target_load[];
 	".set nb_offset, (nb_offset + 64) %% 1024\n\t" \
 	".endr\n\t"
 
-/* `loads` steps along the ring from p; returns where they end. */
-__attribute__((noinline, noclone)) static char *walk(char *p, long loads)
+/* What the registers hold at the target load's start (wrong_fields checks the records); R10: the chunk. */
+#define K_RBX 0x0b0b0b0b0b0b0b0bull
+#define K_RSI 0x5151515151515151ull
+#define K_RDI 0xd1d1d1d1d1d1d1d1ull
+#define K_R8 5ull /* cmp %r8, %r9 just before the load: 3 - 5 borrows */
+#define K_R9 3ull
+#define K_R11 0x1111111111111111ull
+#define K_R12 0x1212121212121212ull
+#define K_R13 0x1313131313131313ull
+#define K_R14 0x1414141414141414ull
+/* The flags of 3 - 5 (0xff...fe): CF, AF and SF set; PF (seven bits set in the low byte), ZF and OF clear. The
+ * mask adds DF (clear: the ABI's default), IF (set: user code runs with interrupts enabled) and bit 1 (always 1). */
+#define FLAGS_MASK 0xed7ull
+#define FLAGS_OF_CMP 0x293ull
+/* The last load of a hit block reads hot[960..963], which precise_samples fills with their indices. */
+#define K_RCX 0xc3c2c1c0ull
+
+/* The loop's RBP and RSP (walk writes them; they hold still in the loop), and each chunk's. */
+static uint64_t loop_rbp, loop_rsp;
+static uint64_t chunk_rbp[CHUNKS], chunk_rsp[CHUNKS];
+
+/* `loads` steps along the ring from p; returns where they end. Chunk `chunk` (R10 holds it). */
+__attribute__((noinline, noclone)) static char *walk(char *p, long loads, long chunk)
 {
-	long inner = loads;
-	__asm__ volatile("1:\n\t" HIT_BLOCK
+	register long inner __asm__("rdx") = loads;
+	register uint64_t r8 __asm__("r8") = K_R8, r9 __asm__("r9") = K_R9, r10 __asm__("r10") = (uint64_t)chunk;
+	register uint64_t r11 __asm__("r11") = K_R11, r12 __asm__("r12") = K_R12, r13 __asm__("r13") = K_R13;
+	register uint64_t r14 __asm__("r14") = K_R14;
+	register char *r15 __asm__("r15") = hot;
+	__asm__ volatile("movq %%rbp, %[bp]\n\t"
+			 "movq %%rsp, %[sp]\n\t"
+			 "1:\n\t" HIT_BLOCK
+			 "cmpq %[r8], %[r9]\n\t"
 			 ".globl nb_pebs_target_load\n"
 			 "nb_pebs_target_load:\n\t"
 			 "movq (%[p]), %[p]\n\t" HIT_BLOCK
 			 "decq %[inner]\n\t"
 			 "jnz 1b\n\t"
-			 : [p] "+a"(p), [inner] "+r"(inner)
-			 : [hot] "r"(hot)
+			 : [p] "+a"(p), [inner] "+r"(inner), [bp] "=m"(loop_rbp), [sp] "=m"(loop_rsp)
+			 : [hot] "r"(r15), "b"(K_RBX), "S"(K_RSI), "D"(K_RDI), [r8] "r"(r8), [r9] "r"(r9), "r"(r10),
+			   "r"(r11), "r"(r12), "r"(r13), "r"(r14)
 			 : "ecx", "memory", "cc");
 	return p;
 }
@@ -138,6 +171,50 @@ static void refusals(void)
 	PAPI_destroy_eventset(&set);
 }
 
+/* The fields of record `s` that do not hold what the registers held at the target load's start, as a bit mask of
+ * papi_netburst_pebs_field. `first` is the ring's first address. */
+static uint32_t wrong_fields(const struct papi_netburst_pebs_sample *s, uintptr_t first)
+{
+	const uint64_t *f = s->field;
+	const uint64_t chunk = f[PAPI_NETBURST_R10], left = f[PAPI_NETBURST_EDX];
+	/* Iteration CHUNK - left of chunk `chunk`: the ring address of load number chunk * CHUNK + CHUNK - left. */
+	const uint64_t step = (chunk * CHUNK + CHUNK - left) % RING;
+	const uint64_t rbp = chunk < CHUNKS ? chunk_rbp[chunk] : 0, rsp = chunk < CHUNKS ? chunk_rsp[chunk] : 0;
+	const struct {
+		int field;
+		uint64_t value;
+	} expected[] = {
+		{PAPI_NETBURST_EIP, (uintptr_t)nb_pebs_target_load},
+		{PAPI_NETBURST_EAX, first + step * STRIDE},
+		{PAPI_NETBURST_EBX, K_RBX},
+		{PAPI_NETBURST_ECX, K_RCX},
+		{PAPI_NETBURST_ESI, K_RSI},
+		{PAPI_NETBURST_EDI, K_RDI},
+		{PAPI_NETBURST_EBP, rbp},
+		{PAPI_NETBURST_ESP, rsp},
+		{PAPI_NETBURST_R8, K_R8},
+		{PAPI_NETBURST_R9, K_R9},
+		{PAPI_NETBURST_R11, K_R11},
+		{PAPI_NETBURST_R12, K_R12},
+		{PAPI_NETBURST_R13, K_R13},
+		{PAPI_NETBURST_R14, K_R14},
+		{PAPI_NETBURST_R15, (uintptr_t)hot},
+	};
+	uint32_t wrong = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof expected / sizeof expected[0]; i++)
+		if (f[expected[i].field] != expected[i].value)
+			wrong |= 1u << expected[i].field;
+	if ((f[PAPI_NETBURST_EFLAGS] & FLAGS_MASK) != FLAGS_OF_CMP)
+		wrong |= 1u << PAPI_NETBURST_EFLAGS;
+	if (chunk >= CHUNKS)
+		wrong |= 1u << PAPI_NETBURST_R10;
+	if (left < 1 || left > CHUNK)
+		wrong |= 1u << PAPI_NETBURST_EDX;
+	return wrong;
+}
+
 static int compare_u64(const void *a, const void *b)
 {
 	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -148,7 +225,8 @@ static void precise_samples(void)
 {
 	const char *events[] = {EVENT};
 	int set = new_set(events, 1), code = 0, rc, i, n, on_load = 0, vector_ok = 0, sampled = 0, rax_ok = 0;
-	int distinct = 0, spaced = 1;
+	int distinct = 0, spaced = 1, all_valid = 0, registers_ok = 0, counts_move = 0;
+	uint32_t wrong = 0;
 	long long count = 0, chunk_count, expected_calls = 0;
 	uint64_t rax[MAX_CALLS];
 	char *p;
@@ -165,7 +243,9 @@ static void precise_samples(void)
 	PAPI_start(set);
 	p = first;
 	for (i = 0; i < CHUNKS; i++) {
-		p = walk(p, CHUNK);
+		p = walk(p, CHUNK, i);
+		chunk_rbp[i] = loop_rbp;
+		chunk_rsp[i] = loop_rsp;
 		/* A blocking call lets Valgrind deliver the last interrupt's signal before the count is taken. */
 		usleep(1000);
 		chunk_count = 0;
@@ -188,6 +268,14 @@ static void precise_samples(void)
 			rax[sampled++] = samples[i].field[PAPI_NETBURST_EAX];
 			rax_ok += samples[i].has_data_address && samples[i].data_address == samples[i].field[PAPI_NETBURST_EAX];
 		}
+		if (sample_status[i] != PAPI_OK)
+			continue;
+		all_valid += samples[i].valid == (1u << PAPI_NETBURST_PEBS_FIELDS) - 1;
+		registers_ok += wrong_fields(&samples[i], (uintptr_t)first) == 0;
+		wrong |= wrong_fields(&samples[i], (uintptr_t)first);
+		/* The loop's count: a different RDX at every sample of a chunk. */
+		counts_move += i > 0 && samples[i - 1].field[PAPI_NETBURST_R10] == samples[i].field[PAPI_NETBURST_R10] &&
+			       samples[i - 1].field[PAPI_NETBURST_EDX] > samples[i].field[PAPI_NETBURST_EDX];
 	}
 	printf("%lld events for %d target loads, period %d, %d handler calls, %d at the target load %#lx\n", count,
 	       CHUNKS * CHUNK, PERIOD, calls, on_load, (unsigned long)target);
@@ -203,6 +291,19 @@ static void precise_samples(void)
 	CHECK("records_have_rax", sampled == n, "%d of %d samples carry the record's EAX field", sampled, n);
 	CHECK("rax_is_the_data_address", rax_ok == sampled, "%d of %d records' RAX is their data address", rax_ok,
 	      sampled);
+	CHECK("every_field_valid", n > 0 && all_valid == n, "%d of %d records have every valid bit set (%#x in the last)",
+	      all_valid, n, n > 0 ? samples[n - 1].valid : 0);
+	CHECK("registers_are_the_instructions", n > 0 && registers_ok == n,
+	      "%d of %d records hold the registers at the target load's start; fields wrong in some (bit per field): "
+	      "%#x",
+	      registers_ok, n, wrong);
+	CHECK("rdx_counts_the_loop", counts_move > 0, "no two samples of a chunk with a falling RDX");
+	if (n > 0)
+		printf("last record: eflags %#lx rdx %lu r10 %lu rsp %#lx\n",
+		       (unsigned long)samples[n - 1].field[PAPI_NETBURST_EFLAGS],
+		       (unsigned long)samples[n - 1].field[PAPI_NETBURST_EDX],
+		       (unsigned long)samples[n - 1].field[PAPI_NETBURST_R10],
+		       (unsigned long)samples[n - 1].field[PAPI_NETBURST_ESP]);
 
 	/* The RAX values: the ring's eight addresses, 8 KB apart, with the ring's low bits. */
 	qsort(rax, (size_t)sampled, sizeof rax[0], compare_u64);
