@@ -33,20 +33,27 @@ void Emulator::execute_timed(const Instruction& insn, const UopPlan& plan) {
     const unsigned t = insn.thread & 1;
     // Records the core gathered under the previous privilege level go out in an Outcome of that level.
     while (core_.privilege_flush(insn, &outcome_)) consume_all(outcome_);
-    if (probe_ != nullptr) {
-        probe_->before(insn.pc, [&] {
-            Tick reference = 0;
-            const std::uint64_t h = core_.timing_state_hash(t, &reference);
-            probe_->set_reference(reference);
-            return h;
-        });
+    if (__builtin_expect(probe_ != nullptr, 0)) {
+        execute_probed(insn, plan);
+    } else {
+        core_.execute(insn, plan, &outcome_);
     }
-    core_.execute(insn, plan, &outcome_);
-    if (probe_ != nullptr) probe_->after(outcome_, is_branch(insn.cls) || insn.cls == InsnClass::Syscall);
     outcome_.instruction = &insn;
     ++timed_;
     if (!thread_started_[t]) start_thread(t, outcome_.fetch);
     consume_all(outcome_);
+}
+
+// execute_timed's core step with the memo probe watching (out of line: the common path stays as it was).
+__attribute__((noinline)) void Emulator::execute_probed(const Instruction& insn, const UopPlan& plan) {
+    probe_->before(insn.pc, [&] {
+        Tick reference = 0;
+        const std::uint64_t h = core_.timing_state_hash(insn.thread & 1, &reference);
+        probe_->set_reference(reference);
+        return h;
+    });
+    core_.execute(insn, plan, &outcome_);
+    probe_->after(outcome_, is_branch(insn.cls) || insn.cls == InsnClass::Syscall);
 }
 
 void Emulator::stop_thread(unsigned thread) {

@@ -138,6 +138,7 @@ public:
 private:
     void execute_timed(const Instruction& insn) { execute_timed(insn, core_.plan_of(insn)); }
     void execute_timed(const Instruction& insn, const UopPlan& plan);
+    void execute_probed(const Instruction& insn, const UopPlan& plan);
     void start_thread(unsigned thread, Cycle cycle);
     // Chooses the tier for what the attached PMU needs; switching to the functional tier first drains the timing
     // tier (every logical processor serialised, every record delivered).
