@@ -76,6 +76,7 @@ void Core::reset(const CoreConfig& config) {
     mul_unit_.reset();
     slow_alu_.reset();
     divider_free_ = 0;
+    busy_turn_ = 0;
     modes_emitted_ = 0;
     published_frontier_ = 0;
     std::memset(code_regions_, 0xFF, sizeof code_regions_);

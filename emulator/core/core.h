@@ -288,6 +288,11 @@ private:
         return issue_slow(unit, ready, busy);
     }
     Tick issue_slow(Unit unit, Tick ready, unsigned busy);
+    // A unit held `busy` and `busy - 1` cycles in turn (UopSpec::busy_alternates): this uop's turn.
+    unsigned alternate(unsigned busy) {
+        busy_turn_ ^= 1u;
+        return busy - busy_turn_;
+    }
 
     // The parts of loads, stores and branches both tiers share (core_memory.h).
     struct LoadAccess {
@@ -391,6 +396,7 @@ private:
     CycleSlots fetch_bw_, alloc_bw_, retire_bw_;
     TickRing port0_, port1_, load_port_, sta_port_, fp_unit_, mul_unit_, slow_alu_;
     Tick divider_free_ = 0;
+    unsigned busy_turn_ = 0;  // alternate()'s last turn
     Cycle modes_emitted_ = 0;  // TC_deliver_mode emitted up to here
     Cycle published_frontier_ = 0;  // the frontier given with the last Outcome
     bool single_ok_ = false;         // one logical processor active: walk_shape::Single may apply

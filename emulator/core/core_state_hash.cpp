@@ -62,6 +62,7 @@ std::uint64_t Core::timing_state_hash(unsigned thread, Tick* reference) const {
     const Tick from = to_ticks(th.last_alloc);
     for (const TickRing* ring : rings) ring->hash_future(&h, from);
     h.add_tick(divider_free_);
+    h.add(busy_turn_);
     h.add_cycle(modes_emitted_);
     h.add_cycle(published_frontier_);
     mem_.hash_future(&h, from);

@@ -277,7 +277,7 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 }
             } else {
                 if constexpr (kTiming) {
-                    issue = issue_on(s.unit, start, s.busy);
+                    issue = issue_on(s.unit, start, __builtin_expect(s.busy_alternates, 0) ? alternate(s.busy) : s.busy);
                     done = issue + s.latency;
                     spec_done = (start == ready ? issue : spec) + s.latency;
                 }

@@ -17,6 +17,8 @@ struct FormTiming {
                             // 2 or more makes it a Unit::SlowAlu uop (uop_decode.cpp)
     Tick dest_latency;      // a form that merges into its destination (cmov): ticks from the destination's old
                             // value to the result, when the source is another register or memory; 0: none
+    bool busy_alternates;   // the throughput is a whole number and a half of cycles, which a unit that holds
+                            // whole cycles cannot take: it is held `busy` and `busy - 1` cycles alternately
 };
 
 // The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a

@@ -43,6 +43,7 @@ public:
         s.mem = 0;
         s.latency = static_cast<std::uint16_t>(latency);
         s.busy = 1;
+        s.busy_alternates = false;
         s.fp_load = false;
         s.has_exec_event = false;
         s.exec_event = EventId::X87FpUop;
@@ -102,6 +103,7 @@ void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
             s.busy = t.alu_busy;
         } else if (t.busy != 0) {
             s.busy = t.busy;
+            s.busy_alternates = t.busy_alternates;
         }
         return;
     }

@@ -49,6 +49,7 @@ struct UopSpec {
     std::uint8_t mem;         // memory operand index for Load/StoreAddr/StoreData
     std::uint16_t latency;    // ticks
     std::uint8_t busy;        // cycles the unit stays occupied (1 = fully pipelined); Unit::SlowAlu: ticks
+    bool busy_alternates;     // held busy and busy - 1 cycles alternately (FormTiming::busy_alternates)
     bool fp_load;             // a load into x87/SSE/MMX registers (longer L1 latency)
     bool has_exec_event;
     EventId exec_event;

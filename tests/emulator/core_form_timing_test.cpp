@@ -5,6 +5,7 @@
 #include "emulator/core/core_config.h"
 #include "emulator/core/form_timing.h"
 #include "emulator/core/uop_decode.h"
+#include "tests/emulator/core_test_util.h"
 
 using namespace netburst::emu;
 
@@ -93,4 +94,31 @@ TEST(FormTiming, FormIsPartOfTheShape) {
     Instruction b = a;
     b.form = InsnForm::Mul32;
     EXPECT_NE(PlanCache::shape_key(a), PlanCache::shape_key(b));
+}
+
+// A throughput of n and a half cycles on a unit that holds whole cycles: n + 1 and n in turn (form_timing.cpp,
+// `alternates`). #956 CVTTSD2SI r32, xmm: T 2.5 on Northwood, 4 on Prescott.
+TEST(FormTiming, HalfCycleThroughputAlternatesWholeCycles) {
+    const UopSpec nw = op_uop(plan_of(2, InsnClass::SseScalarDp, InsnForm::CvtSd2Si));
+    EXPECT_EQ(nw.busy, 3);
+    EXPECT_TRUE(nw.busy_alternates);
+    const UopSpec pr = op_uop(plan_of(4, InsnClass::SseScalarDp, InsnForm::CvtSd2Si));
+    EXPECT_EQ(pr.busy, 4);
+    EXPECT_FALSE(pr.busy_alternates);
+    EXPECT_FALSE(op_uop(plan_of(2, InsnClass::SseScalarDp, InsnForm::SseMul)).busy_alternates);  // T 2
+
+    // Independent conversions (xmm0 into eight registers in turn) retire 2.5 cycles apart on Northwood.
+    auto cycles_for = [](unsigned n) {
+        test::Harness h(2);
+        for (unsigned i = 0; i < n; ++i) {
+            Instruction insn = test::of_class(0x1000 + 4 * (i % 64), InsnClass::SseScalarDp, reg_xmm(0),
+                                              reg_gpr(8 + i % 8));
+            insn.form = InsnForm::CvtSd2Si;
+            h.run(insn);
+        }
+        EXPECT_TRUE(h.ok()) << h.problem();
+        return h.core().now();
+    };
+    const double per = static_cast<double>(cycles_for(2400) - cycles_for(1200)) / 1200;
+    EXPECT_NEAR(per, 2.5, 0.05);
 }
