@@ -326,6 +326,46 @@ TEST_F(Record, CallChainsShowInnerCalledByOuterCalledByMain) {
     }
 }
 
+TEST_F(Record, CallChainsSurviveThreadSwitchesSignalHandlersAndFork) {
+    // Eight threads run nb_loop_int through guest_measure from their start routine, and Valgrind switches threads
+    // inside the loops: each thread's chain is its own (tests/integration/guest_threads.c).
+    const std::string threads = dir_ + "/chain-threads.data";
+    const ToolRun t = run_command(netburst_run() + " record --no-progress -g -e PAPI_TOT_INS -c 10007 -o " + threads +
+                                  " -- " + env("NB_GUESTS") + "/guest_threads plain");
+    ASSERT_EQ(t.status, 0) << t.err;
+    unsigned in_loop = 0;
+    for (const auto& c : chains_of(perf("script -i " + threads + " -F ip,sym --no-inline"))) {
+        if (c[0] != "nb_loop_int") continue;
+        ++in_loop;
+        ASSERT_GE(c.size(), 3u);
+        EXPECT_EQ(c[1], "guest_measure");
+        EXPECT_EQ(c[2], "run");
+    }
+    EXPECT_GE(in_loop, 600u);
+    // A SIGUSR1 handler runs nb_loop_int five times, then main runs it in a forked child
+    // (tests/integration/guest_signals.c). The handler's chain sits on the interrupted code's callers; after it
+    // returns (through its restorer, which no call pushed) main's chain is whole again.
+    const std::string signals = dir_ + "/chain-signals.data";
+    const ToolRun sg = run_command(netburst_run() + " record --no-progress -g -e PAPI_TOT_INS -c 10007 -o " +
+                                   signals + " -- " + env("NB_GUESTS") + "/guest_signals");
+    ASSERT_EQ(sg.status, 0) << sg.err;
+    unsigned in_handler = 0, in_main = 0;
+    for (const auto& c : chains_of(perf("script -i " + signals + " -F ip,sym --no-inline"))) {
+        if (c[0] != "nb_loop_int") continue;
+        ASSERT_GE(c.size(), 3u);
+        if (c[1] == "on_usr1") {
+            ++in_handler;
+            EXPECT_NE(std::find(c.begin() + 2, c.end(), "main"), c.end());  // raise's caller, below the handler
+        } else {
+            ++in_main;
+            EXPECT_EQ(c[1], "main");
+            EXPECT_EQ(c[2], "__libc_start_call_main");
+        }
+    }
+    EXPECT_GE(in_handler, 10u);
+    EXPECT_GE(in_main, 5u);
+}
+
 TEST_F(Record, OnlyACallGraphRecordingHasCallChains) {
     // The attr's sample_type as perf reads it back.
     EXPECT_NE(perf("evlist -v -i " + chain_.data).find("CALLCHAIN"), std::string::npos);
