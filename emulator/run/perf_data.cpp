@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "emulator/valgrind/machine_info.h"
+#include "emulator/valgrind/shadow_stack.h"
 #include "table/cpu_model.h"
 
 namespace netburst::emu::run {
@@ -90,6 +91,8 @@ perf_event_attr make_attr(const SampledEvent& e) {
     a.mmap_data = e.precise ? 1 : 0;
     a.sample_id_all = 1;
     a.precise_ip = e.precise ? (e.precise_level > 3 ? 3 : e.precise_level) : 0;
+    // perf record -g's limit on the chain's length (the shadow stack holds no more: shadow_stack.h).
+    if (e.callchain) a.sample_max_stack = vg::ShadowStack::kCapacity;
     return a;
 }
 
@@ -180,6 +183,17 @@ void sample_record(Bytes& b, const SampledEvent& e, std::uint64_t type, const Sa
     b.u64(s.time);
     if (type & PERF_SAMPLE_ADDR) b.u64(s.has_addr ? s.addr : 0);
     b.u64(e.period);
+    if (type & PERF_SAMPLE_CALLCHAIN) {
+        // As the kernel writes a chain: a context marker, then the sample's own instruction pointer first and the
+        // callers after it, innermost first. A sample in the synthetic kernel path has the program's callers below a
+        // user marker.
+        const bool kernel = s.ip >= kKernelStart;
+        b.u64(s.callers.size() + (kernel ? 3 : 2));
+        b.u64(kernel ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER);
+        b.u64(s.ip);
+        if (kernel) b.u64(PERF_CONTEXT_USER);
+        for (std::uint64_t ret : s.callers) b.u64(ret);
+    }
     if (type & PERF_SAMPLE_DATA_SRC) b.u64(data_source_bits(s.has_addr ? e.data_source : DataSource{}));
     end_record(b, at);
 }
@@ -194,6 +208,7 @@ void finished_round(Bytes& b) {
 std::uint64_t perf_sample_type(const SampledEvent& event) {
     std::uint64_t t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
     if (event.precise) t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+    if (event.callchain) t |= PERF_SAMPLE_CALLCHAIN;
     return t;
 }
 

@@ -26,7 +26,7 @@ struct PerfHeaderInfo {
 // The header info of this machine and an emulated NetBurst of `model` (stepping as CPUID reports it).
 PerfHeaderInfo perf_header_info(unsigned model, const std::vector<std::string>& cmdline);
 
-// sample_type of the one attr: IP, TID, TIME and PERIOD always; ADDR and DATA_SRC for PEBS samples.
+// sample_type of the one attr: IP, TID, TIME and PERIOD always; ADDR and DATA_SRC for PEBS samples; CALLCHAIN with -g.
 std::uint64_t perf_sample_type(const SampledEvent& event);
 
 // The file's bytes.

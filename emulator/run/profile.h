@@ -33,6 +33,7 @@ struct SampledEvent {
     unsigned model = 2;          // the emulated processor (family 0FH model)
     std::uint64_t exact_total = 0;  // the event's count over the whole run (all processes)
     bool exact_unsupported = false;
+    bool callchain = false;      // -g: every sample has its call chain (PERF_SAMPLE_CALLCHAIN)
 };
 
 struct Sample {
@@ -44,6 +45,9 @@ struct Sample {
     bool precise = false;
     bool has_addr = false;
     std::uint64_t addr = 0;
+    // With -g: the return addresses of the thread's shadow call stack at `ip`, innermost first (the callers' call
+    // sites' next instructions).
+    std::vector<std::uint64_t> callers;
 };
 
 struct Mapping {
@@ -76,6 +80,7 @@ struct Process {
     std::map<std::uint64_t, std::uint64_t> exact;   // instruction address -> exact count
     std::map<std::uint64_t, SourcePlace> places;    // instruction address -> source place
     std::uint64_t lost = 0;             // interrupts that returned nowhere
+    std::uint64_t chain_overflow = 0;   // -g: calls deeper than the shadow stacks hold
     const Mapping* map_of(std::uint64_t address) const;
     std::string comm() const;           // the executable's name as the kernel keeps it (15 characters)
 };

@@ -19,6 +19,7 @@
 #include "emulator/run/sample_input.h"
 #include "emulator/run/sample_plan.h"
 #include "emulator/valgrind/kernel_model.h"
+#include "emulator/valgrind/shadow_stack.h"
 #include "table/cpu_model.h"
 
 namespace netburst::emu::run {
@@ -28,7 +29,7 @@ namespace {
 constexpr std::uint64_t kDefaultPeriod = 100000;
 
 const char* kUsage =
-    "Usage: netburst-run record -e EVENT [-c PERIOD] [-o FILE] [--callgrind FILE] [OPTIONS] [--] PROGRAM [ARGS...]\n"
+    "Usage: netburst-run record -e EVENT [-c PERIOD] [-g] [-o FILE] [--callgrind FILE] [OPTIONS] [--] PROGRAM [ARGS...]\n"
     "Sample one event of PROGRAM on an emulated Intel Pentium 4 (NetBurst) and write perf.data, which perf report,\n"
     "perf script, perf annotate and perf mem report read.\n"
     "\n"
@@ -37,6 +38,11 @@ const char* kUsage =
     "                       instruction; without it the counter's overflow interrupt samples (IEBS), with skid.\n"
     "                       Events that name neither :u nor :k count in user mode\n"
     "  -c, --count PERIOD   one sample every PERIOD events (default 100000)\n"
+    "  -g                   every sample carries its call chain (perf report -g, perf script). The chain is a\n"
+    "                       shadow call stack the emulator keeps from the calls and returns it runs, not an unwind\n"
+    "                       of the program's stack: it needs no frame pointers and no debug information\n"
+    "      --call-graph=MODE  the same as -g for MODE fp (perf's default; the chain still comes from the shadow\n"
+    "                       stack); dwarf and lbr are not offered\n"
     "  -o, --output FILE    the perf.data file (default perf.data; an existing one becomes FILE.old)\n"
     "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
     "                       count beside samples x period (callgrind_annotate, KCachegrind)\n"
@@ -56,6 +62,7 @@ struct RecordOptions {
     std::uint64_t period = kDefaultPeriod;
     std::string output = "perf.data";
     std::string callgrind;
+    bool callchain = false;
     unsigned model = kDefaultModel;
     long pmi_skid = -1;
     bool kernel_model = true;
@@ -85,7 +92,8 @@ std::uint64_t number_option(const char* name, const char* text) {
 }
 
 RecordOptions parse(int argc, char** argv) {
-    enum { kCallgrind = 256, kModel, kSkid, kKernelModel, kTimerTick, kNoChildren, kNoProgress, kValgrindOption };
+    enum { kCallgrind = 256, kModel, kSkid, kKernelModel, kTimerTick, kNoChildren, kNoProgress, kValgrindOption,
+           kCallGraph };
     static const option kLong[] = {
         {"event", required_argument, nullptr, 'e'},      {"count", required_argument, nullptr, 'c'},
         {"output", required_argument, nullptr, 'o'},     {"callgrind", required_argument, nullptr, kCallgrind},
@@ -95,7 +103,7 @@ RecordOptions parse(int argc, char** argv) {
         {"no-children", no_argument, nullptr, kNoChildren}, {"no-progress", no_argument, nullptr, kNoProgress},
         {"quiet", no_argument, nullptr, 'q'},
         {"valgrind-option", required_argument, nullptr, kValgrindOption},
-        {"freq", required_argument, nullptr, 'F'},       {"call-graph", required_argument, nullptr, 'g'},
+        {"freq", required_argument, nullptr, 'F'},       {"call-graph", required_argument, nullptr, kCallGraph},
         {"help", no_argument, nullptr, 'h'},             {nullptr, 0, nullptr, 0}};
     RecordOptions o;
     int c;
@@ -135,7 +143,15 @@ RecordOptions parse(int argc, char** argv) {
         case 'F':
             usage_error("no frequency mode: the emulated machine has no clock worth sampling against; give a "
                         "period with -c");
-        case 'g': usage_error("call graphs are not recorded (yet): samples carry the instruction only");
+        case 'g': o.callchain = true; break;
+        case kCallGraph: {
+            const std::string mode(optarg);
+            // perf's --call-graph=fp[,SIZE] and perf's record-mode spelling; the chain is the shadow stack's anyway.
+            if (mode == "fp" || mode.rfind("fp,", 0) == 0) o.callchain = true;
+            else usage_error("--call-graph=" + mode + ": only fp (the chain comes from the emulator's shadow call "
+                             "stack; no dwarf or lbr unwinding)");
+            break;
+        }
         case 'h': std::cout << kUsage; std::exit(0);
         default: usage_error("unknown option");
         }
@@ -160,6 +176,7 @@ int record_main(int argc, char** argv) {
     SampleOptions so;
     so.model = o.model;
     so.period = o.period;
+    so.callchain = o.callchain;
     if (auto fp = fp_variant_from_environment(so.fp); fp) so.fp = *fp;
     else fail(fp.error().message);
     auto plan = plan_sampling(o.event, so);
@@ -212,7 +229,11 @@ int record_main(int argc, char** argv) {
 
     if (!o.quiet) {
         std::uint64_t lost = 0;
-        for (const Process& p : profile.processes) lost += p.lost;
+        std::uint64_t chain_overflow = 0;
+        for (const Process& p : profile.processes) {
+            lost += p.lost;
+            chain_overflow += p.chain_overflow;
+        }
         std::cerr << "[ netburst-run record: " << with_commas(static_cast<std::int64_t>(profile.samples.size()))
                   << " samples of " << profile.event.name << " (" << (profile.event.precise ? "PEBS" : "IEBS")
                   << ", one every " << with_commas(static_cast<std::int64_t>(o.period)) << " events) in " << o.output;
@@ -221,6 +242,9 @@ int record_main(int argc, char** argv) {
                   << (profile.event.exact_unsupported ? std::string("unsupported")
                                                       : with_commas(static_cast<std::int64_t>(profile.event.exact_total)));
         if (lost) std::cerr << "; " << lost << " interrupts returned nowhere (their thread had stopped)";
+        if (chain_overflow)
+            std::cerr << "; " << chain_overflow << " calls deeper than the call chains' "
+                      << vg::ShadowStack::kCapacity << " entries";
         std::cerr << " ]\n";
     }
     return exit_status;

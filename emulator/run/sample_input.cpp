@@ -70,12 +70,15 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
     if (!s.number(&version) || version != 1) return bad_line(1, "unsupported samples-file version");
     Process* current = nullptr;
     std::size_t image = 0;
+    std::size_t last_sample = 0;  // 1 + the index of the sample a `chain` line may follow (0: none)
     while (s.next_line()) {
         const unsigned line = s.line();
         const char* w;
         std::size_t n;
         s.word(&w, &n);
         const std::string key(w, n);
+        const std::size_t chain_of = last_sample;  // a `chain` line belongs to the sample on the line before
+        last_sample = 0;
         std::uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
         if (key == "netburst-samples") {  // a later image of the same process, appended
             if (!s.number(&a) || a != 1) return bad_line(line, "unsupported samples-file version");
@@ -110,6 +113,17 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
             if (!s.at_line_end()) return bad_line(line, "trailing words");
             note_thread(*current, sample.tid);
             profile->samples.push_back(sample);
+            last_sample = profile->samples.size();
+        } else if (key == "chain") {
+            if (chain_of == 0) return bad_line(line, "a 'chain' line that follows no sample");
+            std::vector<std::uint64_t>& callers = profile->samples[chain_of - 1].callers;
+            while (!s.at_line_end()) {
+                if (!s.number(&a)) return bad_line(line, "expected 'chain [RET...]'");
+                callers.push_back(a);
+            }
+        } else if (key == "chain-overflow") {
+            if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'chain-overflow N'");
+            current->chain_overflow += a;
         } else if (key == "cycles") {
             if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'cycles N'");
             if (a > current->cycles) current->cycles = a;

@@ -126,6 +126,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     p.sample.period = o.period;
     p.sample.exact_pmu = 1;
     p.sample.exact_counter = e.counter;
+    p.sample.callchain = o.callchain;
 
     SampledEvent& ev = plan.event;
     ev.name = text;
@@ -137,6 +138,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     ev.user_only = privilege.user && !privilege.kernel;
     ev.kernel_only = privilege.kernel && !privilege.user;
     ev.model = o.model;
+    ev.callchain = o.callchain;
     ev.data_source = data_source_of(request);
     // perf's raw config for the event, as Linux's P4 driver packs it: the ESCR above, the CCCR (as armed) below.
     for (unsigned i = 0; i < p.num_writes[0]; ++i) {

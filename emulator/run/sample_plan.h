@@ -20,6 +20,7 @@ struct SampleOptions {
     unsigned model = 2;
     FpVariant fp = FpVariant::Sse;
     std::uint64_t period = 0;
+    bool callchain = false;  // -g: samples carry their call chain (the tool's shadow call stack)
 };
 
 struct SamplePlan {

@@ -52,8 +52,15 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
             if (equal_word(kind, kind_size, "pebs")) spec.pebs = true;
             else if (!equal_word(kind, kind_size, "iebs"))
                 return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
-            if (!s.number(&a) || !s.number(&b) || !s.number(&pmu_e) || !s.number(&c) || !s.at_line_end())
-                return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
+            if (!s.number(&a) || !s.number(&b) || !s.number(&pmu_e) || !s.number(&c))
+                return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain]'";
+            if (!s.at_line_end()) {
+                const char* flag;
+                std::size_t flag_size;
+                if (!s.word(&flag, &flag_size) || !equal_word(flag, flag_size, "callchain") || !s.at_line_end())
+                    return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain]'";
+                spec.callchain = true;
+            }
             if (a >= kNumCounters || c >= kNumCounters) return "counter out of range";
             if (pmu_e >= EventProgram::kMaxPmus) return "PMU number out of range";
             if (b < min_sample_period(spec.pebs) || b > kMaxSamplePeriod) return "sample period out of range";
@@ -90,7 +97,9 @@ std::size_t format_event_program(const EventProgram& program, char* buffer, std:
     if (program.sample.enabled) {
         const SampleSpec& spec = program.sample;
         w.str("sample ").str(spec.pebs ? "pebs " : "iebs ").dec(spec.counter).ch(' ').dec(spec.period).ch(' ')
-            .dec(spec.exact_pmu).ch(' ').dec(spec.exact_counter).ch('\n');
+            .dec(spec.exact_pmu).ch(' ').dec(spec.exact_counter);
+        if (spec.callchain) w.str(" callchain");
+        w.ch('\n');
     }
     return w.finish();
 }

@@ -8,10 +8,11 @@
 //   pmu N                       the lines that follow are for PMU N (0 before any such line). PMU 0 is the one
 //                               the program sees; PMUs 1 and up watch the same core for events that do not fit
 //                               on one PMU (Emulator::attach_observers)
-//   sample KIND COUNTER PERIOD EXACT_PMU EXACT_COUNTER
+//   sample KIND COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain]
 //                               netburst-run record: COUNTER of PMU 0 on logical processor 0 samples every PERIOD
 //                               events, by its overflow interrupt (KIND iebs) or by PEBS (KIND pebs); COUNTER of PMU
-//                               EXACT_PMU counts the same event without sampling (each instruction's exact count)
+//                               EXACT_PMU counts the same event without sampling (each instruction's exact count);
+//                               `callchain` (record -g): each sample carries its thread's shadow call stack
 //
 // Numbers are decimal or 0x-hexadecimal. Freestanding: the tool parses it; netburst-run writes it.
 #pragma once
@@ -45,6 +46,7 @@ struct SampleSpec {
     std::uint64_t period = 0;       // events per sample
     std::uint8_t exact_pmu = 0;     // the PMU whose counter `exact_counter` counts the same event, exactly
     std::uint8_t exact_counter = 0;
+    bool callchain = false;         // record -g: samples carry the call chain (shadow_stack.h)
 };
 
 // The periods a sampling counter can take: it must overflow at least once per sample, and a PEBS counter's

@@ -87,7 +87,9 @@ void ToolRuntime::sampling_begin(std::uint64_t pid, const char* exe) {
 void ToolRuntime::sampling_finish() {
     if (!sampler_) return;
     if (current_ != 0) sampler_->drain(*emu_, lp_);
-    sampler_->finish(emu_->now());
+    std::uint64_t chain_overflow = 0;
+    for (unsigned i = 0; i < config_.max_threads; ++i) chain_overflow += threads_[i].stack.overflowed();
+    sampler_->finish(emu_->now(), chain_overflow);
 }
 
 const char* ToolRuntime::init(const nb_rt_config& config) {
@@ -188,7 +190,7 @@ ThreadContext& ToolRuntime::context(unsigned tid) {
 void ToolRuntime::execute(const Instruction& insn) {
     emu_->execute(insn);
     if (record_) record(insn);
-    if (sampler_) sampler_->after(*emu_, lp_, insn.pc);
+    if (sampler_) sampler_->after(*emu_, lp_, insn);
 }
 
 void ToolRuntime::record(const Instruction& insn) {
@@ -412,14 +414,14 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
         } else {
             emu.execute(insn, plan);
             if (record_) record(insn);
-            if constexpr (kSampling) sampler_->after(emu, lp, insn.pc);
+            if constexpr (kSampling) sampler_->after(emu, lp, insn);
         }
     };
     // The same for an instruction whose plan may be missing.
     const auto run_any = [&](const Instruction& insn, const UopPlan* plan) __attribute__((always_inline)) {
         emu.execute(insn, plan);
         if (record_) record(insn);
-        if constexpr (kSampling) sampler_->after(emu, lp, insn.pc);
+        if constexpr (kSampling) sampler_->after(emu, lp, insn);
     };
     // The timer interrupt due before the instruction at `pc`, if the thread's count has reached the tick (a rep
     // instruction still collecting its iterations is not interrupted: it counts when it ends).
@@ -731,7 +733,7 @@ void ToolRuntime::install(unsigned tid) {
     attach_observers(t.observers);
     t.pmu->set_thread_active(t.lp, true, emu_->now());
     for (unsigned k = 0; k < num_observers(); ++k) t.observers[k]->set_thread_active(t.lp, true, emu_->now());
-    if (sampler_) sampler_->switch_to(exact_pmu(t), nb_host_gettid());
+    if (sampler_) sampler_->switch_to(exact_pmu(t), nb_host_gettid(), &t.stack);
 }
 
 void ToolRuntime::switch_thread(unsigned tid) {
@@ -752,8 +754,9 @@ void ToolRuntime::thread_exited(unsigned tid) {
         read_all_events(emu_->pmu(), t.observers, emu_->serialize(t.lp), t.lp, exited_values_, exited_unsupported_);
     if (sampler_) {
         sampler_->drain(*emu_, t.lp);
-        sampler_->switch_to(nullptr, 0);
+        sampler_->switch_to(nullptr, 0, nullptr);
     }
+    t.stack.clear();
     if (!config_.cpu_wide) {
         emu_->attach_pmu(nullptr);
         emu_->attach_observers(nullptr, 0);
@@ -780,6 +783,8 @@ void ToolRuntime::fork_child(unsigned tid) {
         threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
         threads_[i].pmi_count = 0;
         threads_[i].pebs_count = 0;
+        if (i != tid) threads_[i].stack.clear();  // the child's one thread goes on from the forking thread's calls
+        threads_[i].stack.forget_overflow();
     }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
         exited_values_[i] = 0;

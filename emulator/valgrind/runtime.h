@@ -87,6 +87,9 @@ struct ThreadContext {
     nb_pebs_note pebs_notes[kPebsNotes];
     std::uint8_t pebs_first = 0;
     std::uint8_t pebs_count = 0;
+    // netburst-run record -g: its call chain. Cleared when the thread exits; a forked child's thread keeps the
+    // forking thread's.
+    ShadowStack stack;
 };
 
 class ToolRuntime {

@@ -5,9 +5,12 @@
 //   process PID EXE              the process and its executable (EXE: the rest of the line)
 //   i TID CYCLE IP               an overflow-interrupt (IEBS) sample: the interrupt returned to IP
 //   p TID CYCLE IP [ADDR]        a PEBS sample: IP caused the event; ADDR, when present, is its data address
+//   chain [RET...]               (record -g) the call chain of the sample on the line before: the return addresses
+//                                of the thread's shadow call stack at IP, innermost first (shadow_stack.h)
 //   cycles N                     the image's last emulated cycle (its emulator counts from 0; an exec'd image's
 //                                times follow this)
 //   lost N                       interrupts that returned nowhere (their thread stopped while they waited)
+//   chain-overflow N             (record -g) calls the shadow stacks could not hold (deeper than their capacity)
 //   count IP N                   the instruction at IP caused N events (the exact count, not sampled)
 //   fn IP NAME                   IP's function (NAME: the rest of the line)
 //   src IP LINE FILE             IP's source line (FILE: the rest of the line)

@@ -69,6 +69,7 @@ void Sampler::take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi) {
         TextWriter w = writer_.line();
         w.str("i ").dec(tid_).ch(' ').dec(pmi.cycle).ch(' ').hex(pmi.eip).ch('\n');
         writer_.commit(w);
+        write_chain();
         counts_.mark_sampled(pmi.eip);
         ++samples_;
     }
@@ -97,11 +98,23 @@ void Sampler::take_pebs(const PebsRecord& record) {
     if (record.has_data_address) w.ch(' ').hex(record.data_address);
     w.ch('\n');
     writer_.commit(w);
+    write_chain();
     counts_.mark_sampled(record.eip);
     ++samples_;
 }
 
-void Sampler::finish(Cycle now) {
+void Sampler::write_chain() {
+    if (!spec_.callchain) return;
+    TextWriter w = writer_.line();
+    w.str("chain");
+    // At most ShadowStack::kCapacity words of 19 characters: well within a line (SampleWriter::kMaxLine).
+    const unsigned depth = stack_ ? stack_->depth() : 0;
+    for (unsigned i = 0; i < depth; ++i) w.ch(' ').hex(stack_->from_top(i));
+    w.ch('\n');
+    writer_.commit(w);
+}
+
+void Sampler::finish(Cycle now, std::uint64_t chain_overflow) {
     {
         TextWriter w = writer_.line();
         w.str("cycles ").dec(now).ch('\n');
@@ -110,6 +123,11 @@ void Sampler::finish(Cycle now) {
     if (lost_ != 0) {
         TextWriter w = writer_.line();
         w.str("lost ").dec(lost_).ch('\n');
+        writer_.commit(w);
+    }
+    if (chain_overflow != 0) {
+        TextWriter w = writer_.line();
+        w.str("chain-overflow ").dec(chain_overflow).ch('\n');
         writer_.commit(w);
     }
     counts_.for_each([&](const PcCounts::Entry& e) {
@@ -150,6 +168,7 @@ void Sampler::forget() {
     samples_ = lost_ = 0;
     last_exact_ = last_pc_ = 0;
     exact_ = nullptr;
+    stack_ = nullptr;
 }
 
 }  // namespace netburst::emu::vg

@@ -13,6 +13,10 @@
 //   written. Each record's instruction pointer is the sample, with the data address of the sampled load or store
 //   (which a real record does not hold: it holds the registers, from which software decodes the address).
 //
+// With -g (SampleSpec::callchain) each sample also carries the thread's call chain: its shadow call stack
+// (shadow_stack.h) as it stood at the start of the instruction the sample names, since after() takes the samples
+// before it lets the instruction's own call or return change the stack.
+//
 // Both are drained after every instruction (after()), so the handler acts at the instruction boundary the
 // interrupt returns to, one instruction later than on hardware: the emulator learns where an interrupt returns
 // only when that instruction retires. Exact counts: a second PMU (an observer of the same core) counts the same
@@ -31,6 +35,7 @@
 #include "emulator/valgrind/pc_counts.h"
 #include "emulator/valgrind/program_file.h"
 #include "emulator/valgrind/sample_file.h"
+#include "emulator/valgrind/shadow_stack.h"
 
 namespace netburst::emu::vg {
 
@@ -66,24 +71,28 @@ public:
 
     // A process image starts (or a forked child continues as a new process): its header line.
     void begin_process(std::uint64_t pid, const char* exe);
-    // The guest thread now running has OS thread id `tid`; `exact` is its exact-count PMU (nullptr: none).
-    void switch_to(const Pmu* exact, std::uint64_t tid) {
+    // The guest thread now running has OS thread id `tid`; `exact` is its exact-count PMU (nullptr: none) and
+    // `stack` its shadow call stack (used only with spec().callchain; nullptr: none).
+    void switch_to(const Pmu* exact, std::uint64_t tid, ShadowStack* stack) {
         exact_ = exact;
         last_exact_ = exact ? exact->counter_value(spec_.exact_counter) : 0;
         tid_ = tid;
+        stack_ = spec_.callchain ? stack : nullptr;
     }
-    // After each instruction the emulator ran for the current thread, on logical processor `lp`.
-    __attribute__((always_inline)) void after(Emulator& emu, unsigned lp, std::uint64_t pc) {
-        last_pc_ = pc;
+    // After each instruction the emulator ran for the current thread, on logical processor `lp`. Without -g the
+    // only cost of the call chains is the test of stack_.
+    __attribute__((always_inline)) void after(Emulator& emu, unsigned lp, const Instruction& insn) {
+        last_pc_ = insn.pc;
         settle();
         if (__builtin_expect(emu.pmu().has_records(), 0)) drain(emu, lp);
+        if (stack_) stack_->update(insn);
     }
     // Takes every interrupt and PEBS record the attached PMU has (also when the thread stops running).
     void drain(Emulator& emu, unsigned lp);
     // The end of the process image: each instruction's exact count and the source place of every instruction that
-    // has a count or a sample, since the previous call, and the image's last cycle (`now`). The host then writes its
-    // map lines and `end`.
-    void finish(Cycle now);
+    // has a count or a sample, since the previous call, the image's last cycle (`now`) and the calls its threads'
+    // shadow stacks could not hold (`chain_overflow`). The host then writes its map lines and `end`.
+    void finish(Cycle now, std::uint64_t chain_overflow = 0);
     // In a forked child: the parent's counts are the parent's (its unwritten lines were flushed before the fork).
     void forget();
     SampleWriter& writer() { return writer_; }
@@ -105,6 +114,8 @@ private:
     void take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi);
     void take_pebs(const PebsRecord& record);
     void rearm_iebs(Emulator& emu, unsigned lp);
+    // With -g: the `chain` line after a sample's line.
+    void write_chain();
 
     SampleSpec spec_{};
     bool long_mode_ = true;
@@ -115,6 +126,7 @@ private:
     std::uint64_t last_exact_ = 0;
     std::uint64_t last_pc_ = 0;
     std::uint64_t tid_ = 0;
+    ShadowStack* stack_ = nullptr;  // the current thread's, with -g
     std::uint64_t samples_ = 0;
     std::uint64_t lost_ = 0;
     // The DS management area (its first 0x100 bytes) and the PEBS buffer after it.

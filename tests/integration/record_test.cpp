@@ -90,6 +90,11 @@ protected:
         // 20000 misses of the chase; periods prime to the ring's eight, so that PEBS samples all of its addresses.
         pebs_ = record("1stL_cache_load_miss_retired:precise=1", 101, "pebs");
         iebs_ = record("1stL_cache_load_miss_retired", 101, "iebs");
+        // -g on main -> outer -> inner, inner's load missing every time (tests/integration/guest_callchain.c).
+        chain_ = record("1stL_cache_load_miss_retired:precise=1", 101, "chain", "-g",
+                        env("NB_GUESTS") + "/guest_callchain");
+        chain_iebs_ = record("1stL_cache_load_miss_retired", 101, "chain-iebs", "--call-graph=fp",
+                             env("NB_GUESTS") + "/guest_callchain");
     }
 
     struct Recorded {
@@ -97,12 +102,14 @@ protected:
         std::string data, callgrind;
     };
 
-    static Recorded record(const std::string& event, unsigned period, const std::string& name) {
+    static Recorded record(const std::string& event, unsigned period, const std::string& name,
+                           const std::string& options = "", const std::string& program = guest()) {
         Recorded r;
         r.data = dir_ + "/" + name + ".data";
         r.callgrind = dir_ + "/" + name + ".callgrind";
-        r.run = run_command(netburst_run() + " record --no-progress -e " + event + " -c " + std::to_string(period) +
-                            " -o " + r.data + " --callgrind " + r.callgrind + " -- " + guest() + " 20000");
+        r.run = run_command(netburst_run() + " record --no-progress " + options + " -e " + event + " -c " +
+                            std::to_string(period) + " -o " + r.data + " --callgrind " + r.callgrind + " -- " +
+                            program + " 20000");
         return r;
     }
 
@@ -114,10 +121,30 @@ protected:
     }
 
     static std::string dir_;
-    static Recorded pebs_, iebs_;
+    static Recorded pebs_, iebs_, chain_, chain_iebs_;
 };
 std::string Record::dir_;
-Record::Recorded Record::pebs_, Record::iebs_;
+Record::Recorded Record::pebs_, Record::iebs_, Record::chain_, Record::chain_iebs_;
+
+// perf script's samples with their call chains (-F ip,sym): one block per sample, a frame per line ("ip sym"),
+// blocks apart by an empty line. Each block as its symbols, innermost first.
+std::vector<std::vector<std::string>> chains_of(const std::string& script) {
+    std::vector<std::vector<std::string>> out;
+    std::vector<std::string> block;
+    for (const std::string& l : lines_of(script)) {
+        std::istringstream words(l);
+        std::string ip, sym;
+        if (!(words >> ip)) {
+            if (!block.empty()) out.push_back(block);
+            block.clear();
+            continue;
+        }
+        if (!(words >> sym)) sym = "?";
+        block.push_back(sym);
+    }
+    if (!block.empty()) out.push_back(block);
+    return out;
+}
 
 TEST_F(Record, RunsAndSaysWhatItWrote) {
     for (const Recorded* r : {&pebs_, &iebs_}) {
@@ -270,6 +297,82 @@ TEST_F(Record, CallgrindAnnotateShowsExactAndSampledCounts) {
 
 // Sprunt's l1_miss (examples/l1_miss.c; doc/sampling.md has the full-size figures): PEBS names the load that
 // misses in 100 % of its samples, IEBS in none (they land after it), and the data addresses are the ring's eight.
+TEST_F(Record, CallChainsShowInnerCalledByOuterCalledByMain) {
+    for (const Recorded* r : {&chain_, &chain_iebs_}) {
+        ASSERT_EQ(r->run.status, 0) << r->run.err;
+        const std::string script = perf("script -i " + r->data + " -F ip,sym --no-inline");
+        const auto chains = chains_of(script);
+        ASSERT_GE(chains.size(), 20000u / 101 - 1) << script.substr(0, 2000);
+        unsigned in_inner = 0;
+        for (const auto& c : chains) {
+            if (c[0] != "inner") continue;
+            ++in_inner;
+            // The sample itself, then its callers in order (and the C library's start-up code below main).
+            ASSERT_GE(c.size(), 3u) << script.substr(0, 2000);
+            EXPECT_EQ(c[1], "outer");
+            EXPECT_EQ(c[2], "main");
+        }
+        // inner's 20000 misses (the dynamic loader's make the other tenth of the samples).
+        EXPECT_GE(in_inner, 20000u / 101 - 3) << script.substr(0, 2000);
+        // perf report -g: inner's entry shows the path by which it was called.
+        const std::string report = perf("report --stdio --no-children -g caller -i " + r->data);
+        const std::size_t at_inner = report.find("[.] inner");
+        ASSERT_NE(at_inner, std::string::npos) << report;
+        const std::size_t at_main = report.find("main", at_inner);
+        const std::size_t at_outer = report.find("outer", at_inner);
+        ASSERT_NE(at_main, std::string::npos) << report;
+        ASSERT_NE(at_outer, std::string::npos) << report;
+        EXPECT_LT(at_main, at_outer) << report;  // caller order: main above outer above inner
+    }
+}
+
+TEST_F(Record, CallChainsSurviveThreadSwitchesSignalHandlersAndFork) {
+    // Eight threads run nb_loop_int through guest_measure from their start routine, and Valgrind switches threads
+    // inside the loops: each thread's chain is its own (tests/integration/guest_threads.c).
+    const std::string threads = dir_ + "/chain-threads.data";
+    const ToolRun t = run_command(netburst_run() + " record --no-progress -g -e PAPI_TOT_INS -c 10007 -o " + threads +
+                                  " -- " + env("NB_GUESTS") + "/guest_threads plain");
+    ASSERT_EQ(t.status, 0) << t.err;
+    unsigned in_loop = 0;
+    for (const auto& c : chains_of(perf("script -i " + threads + " -F ip,sym --no-inline"))) {
+        if (c[0] != "nb_loop_int") continue;
+        ++in_loop;
+        ASSERT_GE(c.size(), 3u);
+        EXPECT_EQ(c[1], "guest_measure");
+        EXPECT_EQ(c[2], "run");
+    }
+    EXPECT_GE(in_loop, 600u);
+    // A SIGUSR1 handler runs nb_loop_int five times, then main runs it in a forked child
+    // (tests/integration/guest_signals.c). The handler's chain sits on the interrupted code's callers; after it
+    // returns (through its restorer, which no call pushed) main's chain is whole again.
+    const std::string signals = dir_ + "/chain-signals.data";
+    const ToolRun sg = run_command(netburst_run() + " record --no-progress -g -e PAPI_TOT_INS -c 10007 -o " +
+                                   signals + " -- " + env("NB_GUESTS") + "/guest_signals");
+    ASSERT_EQ(sg.status, 0) << sg.err;
+    unsigned in_handler = 0, in_main = 0;
+    for (const auto& c : chains_of(perf("script -i " + signals + " -F ip,sym --no-inline"))) {
+        if (c[0] != "nb_loop_int") continue;
+        ASSERT_GE(c.size(), 3u);
+        if (c[1] == "on_usr1") {
+            ++in_handler;
+            EXPECT_NE(std::find(c.begin() + 2, c.end(), "main"), c.end());  // raise's caller, below the handler
+        } else {
+            ++in_main;
+            EXPECT_EQ(c[1], "main");
+            EXPECT_EQ(c[2], "__libc_start_call_main");
+        }
+    }
+    EXPECT_GE(in_handler, 10u);
+    EXPECT_GE(in_main, 5u);
+}
+
+TEST_F(Record, OnlyACallGraphRecordingHasCallChains) {
+    // The attr's sample_type as perf reads it back.
+    EXPECT_NE(perf("evlist -v -i " + chain_.data).find("CALLCHAIN"), std::string::npos);
+    EXPECT_EQ(perf("evlist -v -i " + pebs_.data).find("CALLCHAIN"), std::string::npos);
+    EXPECT_EQ(perf("evlist -v -i " + iebs_.data).find("CALLCHAIN"), std::string::npos);
+}
+
 TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
     const std::string l1_miss = env("NB_EXAMPLES") + "/l1_miss";
     const std::string dir = ::testing::TempDir();

@@ -290,6 +290,67 @@ TEST(PerfData, ImpreciseSamplesCarryNoAddress) {
               static_cast<std::uint64_t>(PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC));
 }
 
+TEST(SamplesFile, AChainLineBelongsToTheSampleBeforeIt) {
+    Profile p;
+    ASSERT_TRUE(parse_samples_text("netburst-samples 1\nprocess 5 x\np 5 10 0x401000 0x600000\nchain 0x401105 0x401205\n"
+                                   "i 5 20 0x401010\nchain\nchain-overflow 3\nchain-overflow 4\n",
+                                   &p)
+                    .ok());
+    ASSERT_EQ(p.samples.size(), 2u);
+    EXPECT_EQ(p.samples[0].callers, (std::vector<std::uint64_t>{0x401105, 0x401205}));
+    EXPECT_TRUE(p.samples[1].callers.empty());
+    EXPECT_EQ(p.processes[0].chain_overflow, 7u);
+    Profile q;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\nchain 0x1\n", &q).ok());  // no sample before
+    Profile r;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\ni 5 1 0x1\ncycles 9\nchain 0x1\n", &r).ok());
+}
+
+TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
+    Profile p = sample_profile();
+    p.event.callchain = true;
+    p.samples[1].callers = {0x401105, 0x401205};
+    p.samples[2].ip = 0xffffffff81000010ull;  // a sample in the synthetic kernel path
+    p.samples[2].callers = {0x401305};
+    EXPECT_TRUE(perf_sample_type(p.event) & PERF_SAMPLE_CALLCHAIN);
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    // The attr: sample_type with CALLCHAIN, and perf record -g's chain limit.
+    perf_event_attr attr;
+    std::memcpy(&attr, &f.b.at(f.u64(24)), sizeof attr);
+    EXPECT_TRUE(attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+    EXPECT_EQ(attr.sample_max_stack, 127u);
+    const std::uint64_t data = f.u64(40), end = data + f.u64(48);
+    std::vector<std::size_t> samples;
+    for (std::size_t at = data; at < end; at += f.u16(at + 6))
+        if (f.u32(at) == PERF_RECORD_SAMPLE) samples.push_back(at);
+    ASSERT_EQ(samples.size(), 3u);
+    // IP, PID/TID, TIME, ADDR, PERIOD, CALLCHAIN (nr, ips), DATA_SRC.
+    std::size_t s = samples[1] + 8;
+    EXPECT_EQ(f.u64(s + 32), 1000u);
+    EXPECT_EQ(f.u64(s + 40), 4u);
+    EXPECT_EQ(f.u64(s + 48), static_cast<std::uint64_t>(PERF_CONTEXT_USER));
+    EXPECT_EQ(f.u64(s + 56), 0x401000u);
+    EXPECT_EQ(f.u64(s + 64), 0x401105u);
+    EXPECT_EQ(f.u64(s + 72), 0x401205u);
+    const std::uint64_t src = f.u64(s + 80);
+    EXPECT_EQ((src >> PERF_MEM_OP_SHIFT) & 0x1f, static_cast<std::uint64_t>(PERF_MEM_OP_LOAD));
+    EXPECT_EQ(f.u16(samples[1] + 6), 8u + 88u);
+    // The first sample has no callers: the marker and its own ip.
+    s = samples[0] + 8;
+    EXPECT_EQ(f.u64(s + 40), 2u);
+    EXPECT_EQ(f.u64(s + 56), 0x401000u);
+    // A kernel sample: its ip under the kernel marker, the program's callers under the user marker.
+    s = samples[2] + 8;
+    EXPECT_EQ(f.u64(s + 40), 4u);
+    EXPECT_EQ(f.u64(s + 48), static_cast<std::uint64_t>(PERF_CONTEXT_KERNEL));
+    EXPECT_EQ(f.u64(s + 56), 0xffffffff81000010ull);
+    EXPECT_EQ(f.u64(s + 64), static_cast<std::uint64_t>(PERF_CONTEXT_USER));
+    EXPECT_EQ(f.u64(s + 72), 0x401305u);
+    // Without -g: no chain.
+    p.event.callchain = false;
+    EXPECT_FALSE(perf_sample_type(p.event) & PERF_SAMPLE_CALLCHAIN);
+}
+
 TEST(Callgrind, ExactAndSampledSideBySide) {
     Profile p = sample_profile();
     p.processes[0].exact[0xffffffff81000010ull] = 3;  // the synthetic kernel path

@@ -199,4 +199,27 @@ TEST(SamplePlan, TheProgramRoundTripsThroughItsFile) {
     EXPECT_NE(vg::parse_event_program(kind, sizeof kind - 1, &back, &line), nullptr);
 }
 
+TEST(SamplePlan, CallChainsReachTheToolOnlyWhenAskedFor) {
+    for (const bool g : {false, true}) {
+        SampleOptions o = options(1000);
+        o.callchain = g;
+        auto plan = plan_sampling("1stL_cache_load_miss_retired", o);
+        ASSERT_TRUE(plan.ok()) << plan.error().message;
+        EXPECT_EQ(plan->event.callchain, g);
+        char text[1 << 14];
+        const std::size_t n = vg::format_event_program(plan->program, text, sizeof text);
+        ASSERT_GT(n, 0u);
+        vg::EventProgram back;
+        unsigned line = 0;
+        ASSERT_EQ(vg::parse_event_program(text, n, &back, &line), nullptr) << text;
+        EXPECT_EQ(back.sample.callchain, g) << text;
+    }
+    vg::EventProgram back;
+    unsigned line = 0;
+    const char unknown[] = "netburst-program 1\nsample iebs 12 100 1 13 callgraph\n";
+    EXPECT_NE(vg::parse_event_program(unknown, sizeof unknown - 1, &back, &line), nullptr);
+    const char trailing[] = "netburst-program 1\nsample iebs 12 100 1 13 callchain 1\n";
+    EXPECT_NE(vg::parse_event_program(trailing, sizeof trailing - 1, &back, &line), nullptr);
+}
+
 }  // namespace

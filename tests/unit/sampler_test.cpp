@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "emulator/emulator.h"
 #include "emulator/run/sample_input.h"
@@ -43,13 +44,21 @@ struct Recorded {
     Profile profile;
     std::uint64_t loads = 0;
     std::uint64_t samples = 0;
+    std::size_t g_written_chains = 0;  // `chain` lines in the samples file
 };
 
-// Runs `iterations` of: kFiller ALU ops, the missing load, kFiller ALU ops, the loop branch.
-Recorded run(const std::string& event, std::uint64_t period, unsigned iterations) {
+// With `nested` (record -g): the loop calls outer, which calls inner, which holds the load and its ALU ops.
+constexpr std::uint64_t kMainCall = 0x400800;   // call outer (5 bytes), then the loop branch back to it
+constexpr std::uint64_t kOuterCall = 0x400900;  // outer: call inner (5 bytes), then ret
+constexpr std::uint64_t kInnerRet = kLoadPc + 3 * (kFiller + 1);
+
+// Runs `iterations` of: kFiller ALU ops, the missing load, kFiller ALU ops, the loop branch (nested: the return
+// from inner, the return from outer, the loop's branch back to the call).
+Recorded run(const std::string& event, std::uint64_t period, unsigned iterations, bool nested = false) {
     Recorded r;
     SampleOptions so;
     so.period = period;
+    so.callchain = nested;
     auto plan = plan_sampling(event, so);
     EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.error().message);
     if (!plan.ok()) return r;
@@ -74,13 +83,26 @@ Recorded run(const std::string& event, std::uint64_t period, unsigned iterations
     emu->attach_observers(observers, 1);
     EXPECT_TRUE(emu->timing());  // a sampling counter raises interrupts at cycles: the timing tier runs
     sampler->begin_process(4242, "/bin/l1_miss");
-    sampler->switch_to(exact.get(), 4243);
+    vg::ShadowStack stack;
+    sampler->switch_to(exact.get(), 4243, &stack);
 
     const auto execute = [&](const Instruction& insn) {
         emu->execute(insn);
-        sampler->after(*emu, 0, insn.pc);
+        sampler->after(*emu, 0, insn);
+    };
+    const auto branch_to = [](std::uint64_t pc, InsnClass cls, std::uint64_t target) {
+        Instruction b = alu(pc);
+        b.cls = cls;
+        b.length = cls == InsnClass::Return ? 1 : 5;
+        b.taken = true;
+        b.target = target;
+        return b;
     };
     for (unsigned it = 0; it < iterations; ++it) {
+        if (nested) {
+            execute(branch_to(kMainCall, InsnClass::DirectCall, kOuterCall));
+            execute(branch_to(kOuterCall, InsnClass::DirectCall, kLoadPc - 3 * kFiller));
+        }
         std::uint64_t pc = kLoadPc - 3 * kFiller;
         for (unsigned k = 0; k < kFiller; ++k, pc += 3) execute(alu(pc));
         Instruction load = alu(kLoadPc);
@@ -91,6 +113,12 @@ Recorded run(const std::string& event, std::uint64_t period, unsigned iterations
         ++r.loads;
         pc = kLoadPc + 3;
         for (unsigned k = 0; k < kFiller; ++k, pc += 3) execute(alu(pc));
+        if (nested) {
+            execute(branch_to(kInnerRet, InsnClass::Return, kOuterCall + 5));
+            execute(branch_to(kOuterCall + 5, InsnClass::Return, kMainCall + 5));
+            execute(branch_to(kMainCall + 5, InsnClass::CondBranch, kMainCall));
+            continue;
+        }
         Instruction branch = alu(pc);
         branch.cls = InsnClass::CondBranch;
         branch.taken = true;
@@ -107,6 +135,8 @@ Recorded run(const std::string& event, std::uint64_t period, unsigned iterations
     }
     sampler->writer().flush();
     r.samples = sampler->samples();
+    for (std::size_t at = g_written.find("\nchain"); at != std::string::npos; at = g_written.find("\nchain", at + 1))
+        ++r.g_written_chains;
     auto parsed = parse_samples_text(g_written, &r.profile);
     EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message) << "\n" << g_written.substr(0, 500);
     return r;
@@ -174,6 +204,32 @@ TEST(Sampler, IebsLandsAfterTheLoadAndKeepsThePeriod) {
     }
     // The skid puts the samples in the instructions that follow the load (the ALU ops retire right after it).
     EXPECT_GE(after, r.profile.samples.size() * 9 / 10);
+}
+
+// The chain a sample must carry at `ip` in the nested loop: inner's instructions are called from outer, which is
+// called from the loop; outer's return is in outer; the loop's branch and call are in the loop.
+std::vector<std::uint64_t> callers_at(std::uint64_t ip) {
+    if (ip >= kLoadPc - 3 * kFiller && ip <= kInnerRet) return {kOuterCall + 5, kMainCall + 5};
+    if (ip == kOuterCall || ip == kOuterCall + 5) return {kMainCall + 5};
+    return {};
+}
+
+TEST(Sampler, CallChainsAreTheShadowStackAtTheSampledInstruction) {
+    const Recorded pebs = run("1stL_cache_load_miss_retired:precise=1", 101, 8 * 101 * 2, true);
+    ASSERT_GT(pebs.profile.samples.size(), 10u);
+    for (const Sample& s : pebs.profile.samples) {
+        EXPECT_EQ(s.ip, kLoadPc);
+        EXPECT_EQ(s.callers, (std::vector<std::uint64_t>{kOuterCall + 5, kMainCall + 5}));
+    }
+    // IEBS: wherever the interrupt returned, the chain is the one of that instruction.
+    const Recorded iebs = run("1stL_cache_load_miss_retired", 50, 2000, true);
+    ASSERT_GT(iebs.profile.samples.size(), 30u);
+    for (const Sample& s : iebs.profile.samples) EXPECT_EQ(s.callers, callers_at(s.ip)) << std::hex << s.ip;
+    // Without -g no chain is written.
+    const Recorded plain = run("1stL_cache_load_miss_retired:precise=1", 101, 8 * 101, false);
+    ASSERT_FALSE(plain.profile.samples.empty());
+    for (const Sample& s : plain.profile.samples) EXPECT_TRUE(s.callers.empty());
+    EXPECT_EQ(plain.g_written_chains, 0u);
 }
 
 TEST(Sampler, ExactCountsMatchACountingRun) {
