@@ -46,12 +46,7 @@ void Emulator::execute_timed(const Instruction& insn, const UopPlan& plan) {
 
 // execute_timed's core step with the memo probe watching (out of line: the common path stays as it was).
 __attribute__((noinline)) void Emulator::execute_probed(const Instruction& insn, const UopPlan& plan) {
-    probe_->before(insn.pc, [&] {
-        Tick reference = 0;
-        const std::uint64_t h = core_.timing_state_hash(insn.thread & 1, &reference);
-        probe_->set_reference(reference);
-        return h;
-    });
+    probe_->before(insn.pc, [&] { return core_.timing_state(insn.thread & 1); });
     core_.execute(insn, plan, &outcome_);
     probe_->after(outcome_, is_branch(insn.cls) || insn.cls == InsnClass::Syscall);
 }

@@ -1,6 +1,6 @@
 // A hash-only prototype of the timing memo (issue 16), to measure before building replay how often a memo would
 // hit. At each block start (the first instruction after a branch) it takes the core's timing state relative to
-// the current cycle (Core::timing_state_hash); at the next block start the block's key is that state, the block's
+// the current cycle (Core::timing_state); at the next block start the block's key is that state, the block's
 // addresses and everything the model answered for it (each Outcome relative to the block's start: uop retirement
 // and replay causes, event records with their cycles, intervals). Key seen before: a hit. This over-counts a
 // memo's hits at most by blocks whose different inputs happened to give the same answers.
@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "emulator/core/core.h"
 #include "emulator/core/state_hash.h"
 #include "emulator/model/outcome.h"
 
@@ -26,16 +27,15 @@ public:
     void before(std::uint64_t pc, StateOf state) {
         if (!block_open_ || block_ended_) {
             if (block_open_) finish_block();
-            state_ = state();
-            reference_ = reference_of_state_;
+            const Core::TimingState s = state();
+            state_ = s.hash;
+            reference_ = s.reference;
             acc_ = StateHash(0);
             block_open_ = true;
             block_ended_ = false;
         }
         acc_.add(pc);
     }
-    // The reference tick the state hash was taken against, for after(): set by the StateOf callback.
-    void set_reference(Tick t) { reference_of_state_ = t; }
 
     void after(const Outcome& o, bool ends_block) {
         StateHash h(reference_);
@@ -91,7 +91,7 @@ private:
     std::uint64_t mask_;
     bool block_open_ = false, block_ended_ = false;
     std::uint64_t state_ = 0;
-    Tick reference_ = 0, reference_of_state_ = 0;
+    Tick reference_ = 0;
     StateHash acc_{0};
     std::uint64_t blocks_ = 0, hits_ = 0, stored_ = 0;
 };

@@ -138,10 +138,14 @@ public:
         d.records_dropped += threads_[thread & 1].pending.dropped();
         return d;
     }
-    // The timing state logical processor `thread` starts its next instruction in, relative to its next delivery
-    // cycle (*reference, in ticks; state_hash.h): equal for states that would time the same instructions with the same outcomes the same
-    // way, up to a shift in time. The timing memo's key (issue 16, core_state_hash.cpp).
-    std::uint64_t timing_state_hash(unsigned thread, Tick* reference) const;
+    // The timing state logical processor `thread` starts its next instruction in, hashed relative to its next
+    // delivery cycle (state_hash.h): equal for states that would time the same instructions with the same outcomes
+    // the same way, up to a shift in time. The timing memo's key (issue 16, core_state_hash.cpp).
+    struct TimingState {
+        std::uint64_t hash;
+        Tick reference;  // the tick the hash counts from (the next delivery cycle's)
+    };
+    TimingState timing_state(unsigned thread) const;
 
     const MemorySystem::Stats& memory_stats() const { return mem_.stats(); }
     const CoreConfig& config() const { return cfg_; }

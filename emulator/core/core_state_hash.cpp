@@ -1,4 +1,4 @@
-// Core::timing_state_hash: every part of the timing state a later instruction can read, relative to the logical
+// Core::timing_state: every part of the timing state a later instruction can read, relative to the logical
 // processor's next delivery cycle. The functional state (caches' lines, TLBs, predictors, trace cache) is not in it:
 // a memo takes what those answer for each instruction as part of its key instead.
 #include "emulator/core/core.h"
@@ -6,11 +6,10 @@
 
 namespace netburst::emu {
 
-std::uint64_t Core::timing_state_hash(unsigned thread, Tick* reference) const {
+Core::TimingState Core::timing_state(unsigned thread) const {
     const unsigned t = thread & thread_mask_;
     const Thread& th = threads_[t];
     StateHash h(to_ticks(th.next_fetch));
-    *reference = h.reference();
     h.add(t);
     h.add(smt_shared());
     h.add(th.active);
@@ -66,7 +65,7 @@ std::uint64_t Core::timing_state_hash(unsigned thread, Tick* reference) const {
     h.add_cycle(modes_emitted_);
     h.add_cycle(published_frontier_);
     mem_.hash_future(&h, from);
-    return h.value();
+    return {h.value(), h.reference()};
 }
 
 }  // namespace netburst::emu
