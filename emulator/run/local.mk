@@ -38,12 +38,12 @@ CLEANFILES += examples/matmul
 EXTRA_DIST += examples/matmul.c
 
 # Sprunt's l1_miss (doc/sampling.md): the record tests sample it, scripts/l1_miss-figures.py draws its figures.
-examples/l1_miss: $(srcdir)/examples/l1_miss.c
+examples/l1_miss: $(srcdir)/examples/l1_miss.c $(srcdir)/examples/l1_miss_ring.h
 	@$(MKDIR_P) examples
 	$(AM_V_CC)$(CC) -O2 -g $(WARN_CFLAGS) -o $@ $(srcdir)/examples/l1_miss.c
 check_SCRIPTS += examples/l1_miss
 CLEANFILES += examples/l1_miss
-EXTRA_DIST += examples/l1_miss.c scripts/l1_miss-figures.py
+EXTRA_DIST += examples/l1_miss.c examples/l1_miss_ring.h scripts/l1_miss-figures.py
 
 # Unit tests of netburst-run's library: -o patterns, --merge (reading, statistics, output), preset suggestions, and
 # record's pieces: the sampling plan, the tool's sampler on a real Emulator, the samples file, perf.data, callgrind

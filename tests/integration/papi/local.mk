@@ -29,9 +29,9 @@ $(NB_PAPI_GUEST_DIR)/pmi_overflow: $(NB_PAPI_GUEST_SRC)/pmi_overflow.c $(NB_PAPI
 	$(AM_V_CC)$(CC) $(NB_PAPI_GUEST_CFLAGS) -o $@ $(NB_PAPI_GUEST_SRC)/pmi_overflow.c \
 		$(NB_PAPI_GUEST_SRC)/known_work.S $(NB_PAPI_GUEST_LIBS)
 $(NB_PAPI_GUEST_DIR)/pebs_overflow: $(NB_PAPI_GUEST_SRC)/pebs_overflow.c $(NB_PAPI_GUEST_SRC)/check.h \
-		$(srcdir)/src/components/netburst/papi_netburst.h $(PAPI_SRC)/libpapi.a
+		$(srcdir)/examples/l1_miss_ring.h $(srcdir)/src/components/netburst/papi_netburst.h $(PAPI_SRC)/libpapi.a
 	@$(MKDIR_P) $(NB_PAPI_GUEST_DIR)
-	$(AM_V_CC)$(CC) $(NB_PAPI_GUEST_CFLAGS) -o $@ $(NB_PAPI_GUEST_SRC)/pebs_overflow.c $(NB_PAPI_GUEST_LIBS)
+	$(AM_V_CC)$(CC) $(NB_PAPI_GUEST_CFLAGS) -I$(srcdir)/examples -o $@ $(NB_PAPI_GUEST_SRC)/pebs_overflow.c $(NB_PAPI_GUEST_LIBS)
 # -O1 -fno-tree-vectorize: one scalar multiply and one add per element (see the program's header).
 $(NB_PAPI_GUEST_DIR)/fortran_counts: $(NB_PAPI_GUEST_SRC)/fortran_counts.F90 $(PAPI_SRC)/libpapi.a
 	@$(MKDIR_P) $(NB_PAPI_GUEST_DIR)

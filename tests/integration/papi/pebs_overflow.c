@@ -32,29 +32,15 @@
 #include "check.h"
 #include "papi_netburst.h"
 
-#define RING 8
-#define STRIDE 8192
-#define RING_OFFSET 0x760
 #define HITS_PER_BLOCK 64
+#include "l1_miss_ring.h" /* examples/: RING, STRIDE, ring, hot, HIT_BLOCK, l1_miss_setup */
 #define PERIOD 1001 /* prime to the ring's eight, so that the samples visit every address */
 #define EVENT "1stL_cache_load_miss_retired:precise=1"
 #define CHUNKS 8
 #define CHUNK 5001
 
-static char ring[RING * STRIDE + 4096] __attribute__((aligned(4096)));
-static char hot[1024] __attribute__((aligned(4096)));
-
 /* The target load's address: the label is in walk's assembly, which is emitted once (noinline, noclone). */
 extern const char nb_pebs_target_load[];
-
-#define STR(x) #x
-#define XSTR(x) STR(x)
-#define HIT_BLOCK                                   \
-	".set nb_offset, 0\n\t"                     \
-	".rept " XSTR(HITS_PER_BLOCK) "\n\t"        \
-	"movl nb_offset(%[hot]), %%ecx\n\t"         \
-	".set nb_offset, (nb_offset + 64) %% 1024\n\t" \
-	".endr\n\t"
 
 /* What the registers hold at the target load's start (wrong_fields checks the records); R10: the chunk. */
 #define K_RBX 0x0b0b0b0b0b0b0b0bull
@@ -70,7 +56,7 @@ extern const char nb_pebs_target_load[];
  * mask adds DF (clear: the ABI's default), IF (set: user code runs with interrupts enabled) and bit 1 (always 1). */
 #define FLAGS_MASK 0xed7ull
 #define FLAGS_OF_CMP 0x293ull
-/* The last load of a hit block reads hot[960..963], which precise_samples fills with their indices. */
+/* The last load of a hit block reads hot[960..963], which l1_miss_setup fills with their indices. */
 #define K_RCX 0xc3c2c1c0ull
 
 /* The loop's RBP and RSP (walk writes them; they hold still in the loop), and each chunk's. */
@@ -230,13 +216,9 @@ static void precise_samples(void)
 	long long count = 0, chunk_count, expected_calls = 0;
 	uint64_t rax[MAX_CALLS];
 	char *p;
-	char *first = ring + RING_OFFSET;
+	char *first = l1_miss_setup();
 	const uintptr_t target = (uintptr_t)nb_pebs_target_load;
 
-	for (i = 0; i < RING; i++)
-		*(char **)(first + i * STRIDE) = first + ((i + 1) % RING) * STRIDE;
-	for (i = 0; i < (int)sizeof hot; i++)
-		hot[i] = (char)i;
 	PAPI_event_name_to_code(EVENT, &code);
 	rc = PAPI_overflow(set, code, PERIOD, 0, handler);
 	CHECK("overflow_set", rc == PAPI_OK, "PAPI_overflow returned %d (%s)", rc, PAPI_strerror(rc));
