@@ -21,6 +21,18 @@ SampleOptions options(std::uint64_t period) {
     return o;
 }
 
+// `program` written to its file's text and read back (the text goes to *text for messages).
+vg::EventProgram round_trip(const vg::EventProgram& program, std::string* text) {
+    char buffer[1 << 14];
+    const std::size_t n = vg::format_event_program(program, buffer, sizeof buffer);
+    EXPECT_GT(n, 0u);
+    text->assign(buffer, n);
+    vg::EventProgram back;
+    unsigned line = 0;
+    EXPECT_EQ(vg::parse_event_program(buffer, n, &back, &line), nullptr) << *text;
+    return back;
+}
+
 // The value PMU `pmu`'s program writes to `msr` (the last write), or false.
 bool written(const vg::EventProgram& p, unsigned pmu, std::uint32_t msr, std::uint64_t* value, unsigned* index = nullptr) {
     bool found = false;
@@ -180,12 +192,9 @@ TEST(SamplePlan, DerivedPresetsAndBadPeriodsAreRefused) {
 TEST(SamplePlan, TheProgramRoundTripsThroughItsFile) {
     auto plan = plan_sampling("memory_loads:precise=1", options(777));
     ASSERT_TRUE(plan.ok()) << plan.error().message;
-    char text[1 << 14];
-    const std::size_t n = vg::format_event_program(plan->program, text, sizeof text);
-    ASSERT_GT(n, 0u);
-    vg::EventProgram back;
+    std::string text;
+    vg::EventProgram back = round_trip(plan->program, &text);
     unsigned line = 0;
-    ASSERT_EQ(vg::parse_event_program(text, n, &back, &line), nullptr) << text;
     EXPECT_TRUE(back.sample.enabled);
     EXPECT_TRUE(back.sample.pebs);
     EXPECT_EQ(back.sample.counter, 16u);
@@ -206,13 +215,8 @@ TEST(SamplePlan, CallChainsReachTheToolOnlyWhenAskedFor) {
         auto plan = plan_sampling("1stL_cache_load_miss_retired", o);
         ASSERT_TRUE(plan.ok()) << plan.error().message;
         EXPECT_EQ(plan->event.callchain, g);
-        char text[1 << 14];
-        const std::size_t n = vg::format_event_program(plan->program, text, sizeof text);
-        ASSERT_GT(n, 0u);
-        vg::EventProgram back;
-        unsigned line = 0;
-        ASSERT_EQ(vg::parse_event_program(text, n, &back, &line), nullptr) << text;
-        EXPECT_EQ(back.sample.callchain, g) << text;
+        std::string text;
+        EXPECT_EQ(round_trip(plan->program, &text).sample.callchain, g) << text;
     }
     vg::EventProgram back;
     unsigned line = 0;
