@@ -38,7 +38,8 @@ void prescott(CoreConfig& c) {
     c.store_buffers = 32;      // [XT]
     // [IL] F/4/3 #488 PUSH r64 + POP r64 5, #36 MOV r32, [m32] + MOV [m32], r32 6.3, the SIMD pairs (#801, #882,
     // #997) 20: less the load (4; 12 for SIMD) and the store data (1; 7 through the FP move unit), 0 to 1.3 cycles
-    // are left; half a cycle. (The read-modify-write chain, #80, measures 5.1: doc/fidelity.md lists it.)
+    // are left; half a cycle. (The read-modify-write chain, #80, 5.1, is as short as push + pop because its
+    // store data is the add's result as it is computed: uop_decode.cpp, Builder::store.)
     c.store_forward_ticks = 1;
     c.store_commit_stores = 6;  // [IL] F/4/1 #30 MOV [m32], r32: T 1.83, six stores every 11 cycles
     c.store_commit_cycles = 11;

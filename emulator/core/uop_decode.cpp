@@ -70,8 +70,13 @@ public:
         a.mem = static_cast<std::uint8_t>(mem);
         // FP store data goes through the FP move unit, whose latency is the register move's (#798 MOVAPS xmm,
         // xmm: 6 on Northwood, 7 on Prescott); the store-to-load pairs (#801, #882, #997) measure it in the chain.
-        UopSpec& d =
-            add(fp ? Unit::FpMove : Unit::Alu0, UopRole::StoreData, fp ? cycles(c_.fp_move_latency) : fast());
+        // An integer store of an operation's result (add [m], r; inc [m]) writes that result into the store buffer
+        // as the operation produces it: the store-data uop adds nothing to the chain. Assumption from the dumps:
+        // the read-modify-write chain (#80 ADD [m32], r32) measures no more than PUSH + POP (#488), a plain
+        // store and reload, on Prescott (F41 5.1 against 5.2; F43 5.0 to 5.7 against 5.1), although its add
+        // alone takes a cycle (#72); on Northwood 8.8 against 8.1, within a half-cycle add (doc/emulator-model.md).
+        const Tick data_latency = fp ? cycles(c_.fp_move_latency) : p_->has_op ? 0 : fast();
+        UopSpec& d = add(fp ? Unit::FpMove : Unit::Alu0, UopRole::StoreData, data_latency);
         d.mem = static_cast<std::uint8_t>(mem);
         if (fp) exec(d, EventId::X87SimdMovesUop, kAllP0Bit);
     }
