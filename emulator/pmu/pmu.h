@@ -134,6 +134,7 @@ private:
     void deliver_interval(unsigned n, Cycle begin, Cycle end, unsigned per_cycle);
     void deliver_own(EventId event, unsigned bit, Cycle cycle, unsigned q, unsigned count);
     void deliver_own_any(EventId event, std::uint16_t bits, Cycle cycle, unsigned q);
+    template <bool kBackEndTags>
     void feed_retirement(const Outcome& outcome, unsigned q);
     void deliver_retirement(Cycle cycle, unsigned q, std::uint32_t counts);
     void build_retire_routes();

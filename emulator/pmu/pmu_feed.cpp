@@ -101,22 +101,39 @@ inline void Pmu::deliver_retirement(Cycle cycle, unsigned q, std::uint32_t count
 // Retirement counts without tagging: the uops and instructions of an outcome that retire in the same cycle are
 // counted together (an outcome's uops are in retirement order). NetBurst retires at most three uops per cycle, so
 // only one outcome contributes to a cycle's retirement counts and the 4-bit bus cap applies to the group alone.
+// With kBackEndTags, the same pass delivers the uops' execution and replay tags (see consume).
+template <bool kBackEndTags>
 inline void Pmu::feed_retirement(const Outcome& o, unsigned q) {
     const unsigned num_uops = o.num_uops;
     if (num_uops == 0) return;
+    const bool counts_uops = !kBackEndTags || want_uops_;
+    const bool exec = kBackEndTags && want_exec_;
+    // Most uops met no replay cause the tag selects: that test first, the full rule (TagConfig) after it.
+    const std::uint16_t replay_causes = kBackEndTags && want_replay_ ? tags_.replay_causes : 0;
     std::uint32_t counts = 0;  // bytes: non-bogus uops, bogus uops, non-bogus instructions, bogus instructions
     Cycle cycle = o.uops[0].retire;
     for (unsigned i = 0; i < num_uops; ++i) {
         const UopRecord& u = o.uops[i];
-        if (u.retire != cycle) {
-            deliver_retirement(cycle, q, counts);
-            counts = 0;
-            cycle = u.retire;
+        if (counts_uops) {
+            if (u.retire != cycle) {
+                deliver_retirement(cycle, q, counts);
+                counts = 0;
+                cycle = u.retire;
+            }
+            const unsigned shift = u.bogus ? 8u : 0u;
+            counts += (1u << shift) + (static_cast<std::uint32_t>(u.last_of_instruction) << (16 + shift));
         }
-        const unsigned shift = u.bogus ? 8u : 0u;
-        counts += (1u << shift) + (static_cast<std::uint32_t>(u.last_of_instruction) << (16 + shift));
+        if (!kBackEndTags) continue;
+        if (exec) {
+            const std::uint8_t tags = tags_.execution_tags(u, q);
+            if (tags)
+                deliver_own_any(EventId::ExecutionEvent,
+                                u.bogus ? facts_.exec_bogus_bits[tags] : facts_.exec_nbogus_bits[tags], u.retire, q);
+        }
+        if ((u.replay_causes & replay_causes) != 0 && tags_.replay_tag(u, q))
+            deliver_own(EventId::ReplayEvent, u.bogus ? facts_.replay_bogus : facts_.replay_nbogus, u.retire, q, 1);
     }
-    deliver_retirement(cycle, q, counts);
+    if (counts_uops) deliver_retirement(cycle, q, counts);
 }
 
 void Pmu::consume(const Outcome& o) {
@@ -150,10 +167,16 @@ void Pmu::consume(const Outcome& o) {
                 if (r.takes(iv.mask_bit, q)) deliver_interval(r.counter, iv.begin, iv.end, iv.per_cycle);
             }
         }
-        if (want_tags_)
+        if (!want_tags_) {
+            if (want_uops_) feed_retirement<false>(o, q);
+        } else if (want_fe_ || watch_pmis_) {
             feed_tagged_uops(o, q);
-        else if (want_uops_)
-            feed_retirement(o, q);
+        } else {
+            // Without front-end tagging no instruction is tagged, so the retirement counts are the untagged ones,
+            // and the execution and replay tags are taken in the same pass. (With PMIs or PEBS armed, every
+            // count is delivered uop by uop in retirement order: feed_tagged_uops.)
+            feed_retirement<true>(o, q);
+        }
         if (reprogram_pending_) run_pending_reprogram();
     }
     advance(o.frontier);
@@ -180,7 +203,7 @@ void Pmu::feed_tagged_uops(const Outcome& o, unsigned q) {
                 deliver_own_any(EventId::ExecutionEvent,
                                 u.bogus ? facts_.exec_bogus_bits[tags] : facts_.exec_nbogus_bits[tags], at, q);
         }
-        if (want_replay_ && tags_.replay_tag(u, q))
+        if (want_replay_ && (u.replay_causes & tags_.replay_causes) != 0 && tags_.replay_tag(u, q))
             deliver_own(EventId::ReplayEvent, u.bogus ? facts_.replay_bogus : facts_.replay_nbogus, at, q, 1);
         if (u.last_of_instruction) {
             deliver_own(EventId::InstrRetired, facts_.instr_retired_bit[(u.bogus ? 2 : 0) + (instruction_tagged ? 1 : 0)],

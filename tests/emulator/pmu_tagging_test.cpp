@@ -387,5 +387,50 @@ TEST_F(PmuTagging, MechanismsAreIndependentColours) {
     EXPECT_EQ(counter(14, 20), 4u);
 }
 
+// Without front-end tagging the PMU takes retirement counts per cycle and the execution and replay tags in the
+// same pass; with a PMI armed it takes everything uop by uop (pmu_feed.cpp, Pmu::consume). Both give the same
+// counts: replay_event (the L1 load-miss recipe), execution_event, uops_retired and instr_retired together, on
+// outcomes of several uops over two cycles, bogus ones and kernel ones.
+TEST_F(PmuTagging, BatchedAndUopByUopRetirementAgree) {
+    const unsigned all = mask_bit("x87_FP_uop", "ALL");
+    struct Counts {
+        std::uint64_t replay, exec, uops, instrs;
+    };
+    auto run = [&](bool arm_pmi) {
+        reset(PmuConfig{});
+        wrmsr(kMsrPebsEnable, metric_def(MetricId::L1LoadMissRetired).pebs_enable);
+        wrmsr(kMsrPebsMatrixVert, metric_def(MetricId::L1LoadMissRetired).matrix_vert);
+        program(12, "CRU_ESCR2", "replay_event", {"NBOGUS"}, T0_ALL);
+        wrmsr(escr_msr("FIRM_ESCR0"), escr_value("x87_FP_uop", {"ALL"}, T0_ALL, 1));
+        wrmsr(cccr_msr(8), cccr_value("x87_FP_uop"));
+        program(15, "CRU_ESCR3", "execution_event", {"NBOGUS0"}, T0_ALL);
+        program(13, "CRU_ESCR0", "uops_retired", {"NBOGUS", "BOGUS"}, T0_ALL);
+        program(14, "CRU_ESCR1", "instr_retired", {"NBOGUSNTAG", "BOGUSNTAG"}, T0_USR);
+        if (arm_pmi) {
+            CccrFields f;
+            f.ovf_pmi_t0 = true;
+            program(0, "FSB_ESCR0", "global_power_events", {"RUNNING"}, T0_ALL, f);
+        }
+        Cycle c = 1;
+        for (unsigned i = 0; i < 40; ++i, c += 2) {
+            UopRecord load = make_uop(UopKind::Load, c, false, false);
+            load.replay_causes = i % 3 == 0 ? kReplayL1LoadMiss : 0;
+            UopRecord fadd = exec_uop(EventId::X87FpUop, all, c + (i % 2), i % 5 == 4);
+            fadd.last_of_instruction = true;
+            feed(with_uops(0x100 + i, {load, fadd}, 0, i % 4 == 0 ? 0 : 3));
+        }
+        return Counts{counter(12, c), counter(15, c), counter(13, c), counter(14, c)};
+    };
+    const Counts batched = run(false), by_uop = run(true);
+    EXPECT_EQ(batched.replay, 14u);  // i = 0, 3, ..., 39
+    EXPECT_EQ(batched.exec, 32u);    // every fadd but the bogus ones (i = 4, 9, ..., 39)
+    EXPECT_EQ(batched.uops, 80u);
+    EXPECT_EQ(batched.instrs, 30u);  // user mode only: i not a multiple of 4
+    EXPECT_EQ(by_uop.replay, batched.replay);
+    EXPECT_EQ(by_uop.exec, batched.exec);
+    EXPECT_EQ(by_uop.uops, batched.uops);
+    EXPECT_EQ(by_uop.instrs, batched.instrs);
+}
+
 }  // namespace
 }  // namespace netburst::emu::test
