@@ -79,7 +79,14 @@ perf_event_attr make_attr(const SampledEvent& e) {
     a.type = PERF_TYPE_RAW;
     a.size = sizeof a;
     a.config = e.raw_config;
-    a.sample_period = e.period;
+    // -F: recorded as perf records it (freq and sample_freq, a union with sample_period); every sample carries
+    // its period (PERF_SAMPLE_PERIOD), here the fixed clock / FREQ.
+    if (e.frequency != 0) {
+        a.freq = 1;
+        a.sample_freq = e.frequency;
+    } else {
+        a.sample_period = e.period;
+    }
     a.sample_type = perf_sample_type(e);
     a.inherit = 1;
     a.exclude_kernel = e.user_only ? 1 : 0;

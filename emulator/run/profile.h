@@ -24,6 +24,7 @@ struct SampledEvent {
     std::string name;            // as the user gave it (with :precise=N)
     std::string native;          // the canonical native event or metric it counts
     std::uint64_t period = 0;
+    std::uint64_t frequency = 0;  // -F (or the cycle default): samples a second of the emulated clock; else 0
     bool precise = false;        // PEBS
     unsigned precise_level = 0;  // perf's precise_ip (the N of :precise=N)
     bool user_only = true;       // counts at CPL 3 only

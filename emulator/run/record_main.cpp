@@ -26,18 +26,21 @@ namespace netburst::emu::run {
 
 namespace {
 
-constexpr std::uint64_t kDefaultPeriod = 100000;
-
 const char* kUsage =
-    "Usage: netburst-run record -e EVENT [-c PERIOD] [-g] [-o FILE] [--callgrind FILE] [OPTIONS] [--] PROGRAM [ARGS...]\n"
+    "Usage: netburst-run record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [-o FILE] [--callgrind FILE] [OPTIONS] [--]\n"
+    "                           PROGRAM [ARGS...]\n"
     "Sample one event of PROGRAM on an emulated Intel Pentium 4 (NetBurst) and write perf.data, which perf report,\n"
     "perf script, perf annotate and perf mem report read.\n"
     "\n"
     "  -e, --event EVENT    the event: a native event, an at-retirement metric or a PAPI preset that is one event.\n"
     "                       EVENT:precise=N (N 1-3; perf's :p, :pp, :ppp too) samples by PEBS, at the exact\n"
     "                       instruction; without it the counter's overflow interrupt samples (IEBS), with skid.\n"
-    "                       Events that name neither :u nor :k count in user mode\n"
-    "  -c, --count PERIOD   one sample every PERIOD events (default 100000)\n"
+    "                       Events that name neither :u nor :k count in user mode. Default: PAPI_TOT_CYC\n"
+    "                       (cycles, as perf record's default)\n"
+    "  -c, --count PERIOD   one sample every PERIOD events (default for events other than cycles: 100000)\n"
+    "  -F, --freq FREQ      FREQ samples a second of the emulated clock (the model's nominal frequency), for the\n"
+    "                       cycle event (PAPI_TOT_CYC, global_power_events:RUNNING) only: a fixed period of\n"
+    "                       clock / FREQ cycles. Default for cycles: 4000, as perf record's\n"
     "  -g                   every sample carries its call chain (perf report -g, perf script). The chain is a\n"
     "                       shadow call stack the emulator keeps from the calls and returns it runs, not an unwind\n"
     "                       of the program's stack: it needs no frame pointers and no debug information\n"
@@ -59,7 +62,8 @@ const char* kUsage =
 
 struct RecordOptions {
     std::string event;
-    std::uint64_t period = kDefaultPeriod;
+    std::uint64_t period = 0;     // -c; 0: not given
+    std::uint64_t frequency = 0;  // -F; 0: not given
     std::string output = "perf.data";
     std::string callgrind;
     bool callchain = false;
@@ -114,7 +118,10 @@ RecordOptions parse(int argc, char** argv) {
             if (!o.event.empty()) usage_error("one event per recording (-e given twice)");
             o.event = optarg;
             break;
-        case 'c': o.period = number_option("-c", optarg); break;
+        case 'c':
+            o.period = number_option("-c", optarg);
+            if (o.period == 0) usage_error("-c 0: give a period of 1 or more events");
+            break;
         case 'o': o.output = optarg; break;
         case kCallgrind: o.callgrind = optarg; break;
         case kModel: {
@@ -141,8 +148,9 @@ RecordOptions parse(int argc, char** argv) {
         case 'q': o.quiet = true; break;
         case kValgrindOption: o.valgrind_options.emplace_back(optarg); break;
         case 'F':
-            usage_error("no frequency mode: the emulated machine has no clock worth sampling against; give a "
-                        "period with -c");
+            o.frequency = number_option("-F", optarg);
+            if (o.frequency == 0) usage_error("-F 0: give a frequency of 1 or more samples a second");
+            break;
         case 'g': o.callchain = true; break;
         case kCallGraph: {
             const std::string mode(optarg);
@@ -157,7 +165,8 @@ RecordOptions parse(int argc, char** argv) {
         }
     }
     for (int i = optind; i < argc; ++i) o.command.emplace_back(argv[i]);
-    if (o.event.empty()) usage_error("no event (-e EVENT)");
+    if (o.period != 0 && o.frequency != 0) usage_error("give -c or -F, not both");
+    if (o.event.empty()) o.event = "PAPI_TOT_CYC";  // perf record's default event: cycles
     if (o.command.empty()) usage_error("no program to run");
     return o;
 }
@@ -176,6 +185,7 @@ int record_main(int argc, char** argv) {
     SampleOptions so;
     so.model = o.model;
     so.period = o.period;
+    so.frequency = o.frequency;
     so.callchain = o.callchain;
     if (auto fp = fp_variant_from_environment(so.fp); fp) so.fp = *fp;
     else fail(fp.error().message);
@@ -236,7 +246,11 @@ int record_main(int argc, char** argv) {
         }
         std::cerr << "[ netburst-run record: " << with_commas(static_cast<std::int64_t>(profile.samples.size()))
                   << " samples of " << profile.event.name << " (" << (profile.event.precise ? "PEBS" : "IEBS")
-                  << ", one every " << with_commas(static_cast<std::int64_t>(o.period)) << " events) in " << o.output;
+                  << ", one every " << with_commas(static_cast<std::int64_t>(profile.event.period)) << " events";
+        if (profile.event.frequency != 0)
+            std::cerr << ": " << with_commas(static_cast<std::int64_t>(profile.event.frequency))
+                      << " a second of the emulated clock";
+        std::cerr << ") in " << o.output;
         if (!o.callgrind.empty()) std::cerr << " and " << o.callgrind;
         std::cerr << "; exact count "
                   << (profile.event.exact_unsupported ? std::string("unsupported")

@@ -4,6 +4,7 @@
 
 #include "alloc/allocator.h"
 #include "encode/program.h"
+#include "emulator/valgrind/guest_cpuid.h"
 #include "events/suggest.h"
 #include "table/metrics.h"
 #include "table/msr_map.h"
@@ -70,6 +71,38 @@ Result<std::string> with_native_for_preset(const std::string& text, const PlanOp
     return user.natives[0] + text.substr(colon);
 }
 
+// The one native event that counts every cycle the emulated processor runs: what -F can turn into a period,
+// whatever privilege levels it counts in (the period is the clock's; a program that spends its time in one mode
+// gets the frequency asked for there).
+constexpr const char* kCycleEvent = "global_power_events:RUNNING";
+
+bool counts_cycles(const std::string& native) {
+    for (const char* privilege : {"", ":u", ":k", ":uk", ":ku"})
+        if (native == std::string(kCycleEvent) + privilege) return true;
+    return false;
+}
+
+// The emulated clock: the model's nominal frequency (its brand string), which --clock=emulated also runs at.
+std::uint64_t clock_hz(unsigned model) { return std::uint64_t{vg::guest_cpu_mhz(model)} * 1000000; }
+
+// -c as given; -F (or the default for a cycle event) as the period that gives that many samples a second of the
+// emulated clock. The period is fixed, not adapted as Linux adapts it: a cycle event's rate is the clock.
+Result<std::uint64_t> sample_period(const std::string& native, const SampleOptions& o) {
+    if (o.period != 0 && o.frequency != 0) return bad("give -c or -F, not both");
+    if (o.period != 0) return o.period;
+    const bool cycles = counts_cycles(native);
+    if (o.frequency == 0 && !cycles) return kDefaultPeriod;
+    if (!cycles)
+        return bad("-F needs an event that counts cycles (PAPI_TOT_CYC, " + std::string(kCycleEvent) + "): " +
+                   native + " has no rate known before the run; give a period with -c");
+    const std::uint64_t hz = clock_hz(o.model);
+    const std::uint64_t frequency = o.frequency != 0 ? o.frequency : kDefaultFrequency;
+    if (frequency > hz / 2)
+        return bad("-F " + std::to_string(frequency) + " is more than half the emulated clock (" +
+                   std::to_string(hz / 1000000) + " MHz)");
+    return (hz + frequency / 2) / frequency;
+}
+
 void add_writes(vg::EventProgram* p, const std::vector<MsrWrite>& writes, unsigned pmu) {
     for (const MsrWrite& w : writes)
         p->writes[0][p->num_writes[0]++] = vg::ProgramWrite{w.msr, w.value, static_cast<std::uint8_t>(pmu)};
@@ -95,7 +128,9 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
                    join_all(user.natives) + "): sample one of them");
     const EventRequest request = counting->requests.at(user.terms[0]);
     const bool pebs = request.precise != 0;
-    if (o.period < vg::min_sample_period(pebs) || o.period > vg::kMaxSamplePeriod)
+    auto period = sample_period(user.natives[0], o);
+    if (!period) return period.error();
+    if (*period < vg::min_sample_period(pebs) || *period > vg::kMaxSamplePeriod)
         return bad("the period (-c) must be between " + std::to_string(vg::min_sample_period(pebs)) + " and 2^39" +
                    (pebs ? " for PEBS (the counter overflows one event before the sampled one)" : ""));
 
@@ -109,7 +144,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     plan.counter = static_cast<unsigned>(sampling->requests[0].result_counter);
     vg::EventProgram& p = plan.program;
     p.num_pmus = 2;
-    add_writes(&p, sampling_writes(*sampling, plan.counter, o.period, pebs), 0);
+    add_writes(&p, sampling_writes(*sampling, plan.counter, *period, pebs), 0);
     const Schedule& exact = counting->schedules.at(0);
     add_writes(&p, start_writes(exact), 1);
     vg::ProgramEvent e;
@@ -123,7 +158,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     p.sample.enabled = true;
     p.sample.pebs = pebs;
     p.sample.counter = static_cast<std::uint8_t>(plan.counter);
-    p.sample.period = o.period;
+    p.sample.period = *period;
     p.sample.exact_pmu = 1;
     p.sample.exact_counter = e.counter;
     p.sample.callchain = o.callchain;
@@ -131,7 +166,8 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     SampledEvent& ev = plan.event;
     ev.name = text;
     ev.native = user.natives[0];
-    ev.period = o.period;
+    ev.period = *period;
+    if (o.period == 0 && counts_cycles(user.natives[0])) ev.frequency = o.frequency != 0 ? o.frequency : kDefaultFrequency;
     ev.precise = pebs;
     ev.precise_level = request.precise_asked;
     const Privilege privilege = request.privilege_explicit ? request.privilege : po.default_privilege;

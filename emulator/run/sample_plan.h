@@ -16,10 +16,18 @@
 
 namespace netburst::emu::run {
 
+// How often to sample when neither -c nor -F is given: a cycle event at perf record's default frequency, any other
+// event every kDefaultPeriod events.
+constexpr std::uint64_t kDefaultPeriod = 100000;
+constexpr std::uint64_t kDefaultFrequency = 4000;
+
 struct SampleOptions {
     unsigned model = 2;
     FpVariant fp = FpVariant::Sse;
+    // One sample every `period` events (-c), or `frequency` samples a second of the emulated clock (-F), which
+    // only an event that counts every cycle turns into a period; neither: the defaults above.
     std::uint64_t period = 0;
+    std::uint64_t frequency = 0;
     bool callchain = false;  // -g: samples carry their call chain (the tool's shadow call stack)
 };
 

@@ -456,8 +456,22 @@ TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {
     const ToolRun freq = run_command(base + "-e 1stL_cache_load_miss_retired -F 1000 -- " + guest());
     EXPECT_EQ(freq.status, 125);
     EXPECT_NE(freq.err.find("-c"), std::string::npos) << freq.err;
-    const ToolRun no_event = run_command(base + "-- " + guest());
-    EXPECT_EQ(no_event.status, 125);
+    const ToolRun both = run_command(base + "-c 1000 -F 1000 -- " + guest());
+    EXPECT_EQ(both.status, 125);
+    EXPECT_NE(both.err.find("-c or -F"), std::string::npos) << both.err;
+}
+
+// Without -e, as perf record: cycles, 4000 samples a second of the emulated clock (2.80 GHz on model 2).
+TEST(RecordDefaults, CyclesAtPerfsFrequency) {
+    const std::string data = ::testing::TempDir() + "cycles.data";
+    const ToolRun run = run_command(netburst_run() + " record --no-progress -o " + data + " -- " + guest());
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.err.find("of PAPI_TOT_CYC (IEBS, one every 700,000 events: 4,000 a second"), std::string::npos)
+        << run.err;
+    const ToolRun evlist = run_command("perf evlist -v -i " + data);
+    ASSERT_EQ(evlist.status, 0) << evlist.err;
+    EXPECT_NE(evlist.out.find("sample_freq }: 4000"), std::string::npos) << evlist.out;
+    EXPECT_NE(evlist.out.find("freq: 1"), std::string::npos) << evlist.out;
 }
 
 }  // namespace

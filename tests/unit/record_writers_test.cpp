@@ -230,6 +230,18 @@ TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
     EXPECT_TRUE(found_arch);
 }
 
+// -F is recorded as perf records it: freq set and sample_freq (sample_period's union) the frequency asked for.
+TEST(PerfData, AFrequencyIsRecordedAsPerfRecordsIt) {
+    Profile p = sample_profile();
+    p.event.frequency = 4000;
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    perf_event_attr attr;
+    std::memcpy(&attr, &f.b[f.u64(24)], sizeof attr);
+    EXPECT_EQ(attr.freq, 1u);
+    EXPECT_EQ(attr.sample_freq, 4000u);
+    EXPECT_TRUE(attr.sample_type & PERF_SAMPLE_PERIOD);  // each sample's period, the fixed one
+}
+
 TEST(PerfData, RecordsCarryTheSamplesInSampleTypeOrder) {
     const Profile p = sample_profile();
     PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};

@@ -71,6 +71,59 @@ TEST(SamplePlan, LibpfmAndPerfSpellingsOfThePreciseLevel) {
     EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:p=1", options(1000)).ok());
 }
 
+// -F: samples a second of the emulated clock (the model's nominal frequency: 2.80 GHz on model 2, 3.20 GHz on
+// model 4), turned into a fixed period for the one event that counts every cycle, in any privilege mode.
+TEST(SamplePlan, FrequencyIsAPeriodOfTheEmulatedClockForCyclesOnly) {
+    SampleOptions o;
+    o.frequency = 1000;
+    auto plan = plan_sampling("PAPI_TOT_CYC", o);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->program.sample.period, 2800000u);
+    EXPECT_EQ(plan->event.period, 2800000u);
+    EXPECT_EQ(plan->event.frequency, 1000u);
+    std::uint64_t value = 0;
+    ASSERT_TRUE(written(plan->program, 0, kCounters[plan->counter].counter_msr, &value));
+    EXPECT_EQ(value, (std::uint64_t{1} << 40) - 2800000u);
+
+    o.model = 4;
+    o.frequency = 3;  // rounded to the nearest cycle
+    plan = plan_sampling("global_power_events:RUNNING:u", o);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->program.sample.period, 1066666667u);
+
+    // Neither -c nor -F: cycles at perf record's 4000 a second, anything else every 100000 events.
+    plan = plan_sampling("PAPI_TOT_CYC", SampleOptions{});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->program.sample.period, 700000u);
+    EXPECT_EQ(plan->event.frequency, kDefaultFrequency);
+    plan = plan_sampling("instr_retired:NBOGUSNTAG", SampleOptions{});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->program.sample.period, kDefaultPeriod);
+    EXPECT_EQ(plan->event.frequency, 0u);
+    // -c on cycles is a period, not a frequency.
+    plan = plan_sampling("PAPI_TOT_CYC", options(5000));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->program.sample.period, 5000u);
+    EXPECT_EQ(plan->event.frequency, 0u);
+}
+
+TEST(SamplePlan, FrequencyErrorsSayWhatToDo) {
+    SampleOptions o;
+    o.frequency = 100;
+    auto plan = plan_sampling("instr_retired:NBOGUSNTAG", o);
+    ASSERT_FALSE(plan.ok());
+    EXPECT_NE(plan.error().message.find("give a period with -c"), std::string::npos) << plan.error().message;
+    o.period = 1000;
+    plan = plan_sampling("PAPI_TOT_CYC", o);
+    ASSERT_FALSE(plan.ok());
+    EXPECT_NE(plan.error().message.find("-c or -F"), std::string::npos) << plan.error().message;
+    o.period = 0;
+    o.frequency = 2000000000;
+    plan = plan_sampling("PAPI_TOT_CYC", o);
+    ASSERT_FALSE(plan.ok());
+    EXPECT_NE(plan.error().message.find("2800 MHz"), std::string::npos) << plan.error().message;
+}
+
 TEST(SamplePlan, IebsArmsTheOverflowInterrupt) {
     const std::uint64_t period = 12345;
     auto plan = plan_sampling("1stL_cache_load_miss_retired", options(period));
@@ -182,7 +235,9 @@ TEST(SamplePlan, DerivedPresetsAndBadPeriodsAreRefused) {
     auto plan = plan_sampling(derived, options(1000));
     ASSERT_FALSE(plan.ok());
     EXPECT_NE(plan.error().message.find("sample one of them"), std::string::npos) << plan.error().message;
-    EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired", options(0)).ok());
+    auto unset = plan_sampling("1stL_cache_load_miss_retired", options(0));  // 0: no -c, the default period
+    ASSERT_TRUE(unset.ok()) << unset.error().message;
+    EXPECT_EQ(unset->program.sample.period, kDefaultPeriod);
     EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired:p", options(1)).ok());
     EXPECT_TRUE(plan_sampling("1stL_cache_load_miss_retired:p", options(2)).ok());
     EXPECT_FALSE(plan_sampling("1stL_cache_load_miss_retired", options(vg::kMaxSamplePeriod + 1)).ok());
