@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The MPI example (examples/stencil.c) under mpirun on localhost with 2 and 4 ranks, each rank on its own emulated
 # Pentium 4 (doc/mpi.md). Checks that every rank wrote its files (PAPI's rank_NNNNNN.json, netburst-run's
-# counts.RANK.json through -o counts.%r.json), that netburst-run --merge reads both kinds, and that each rank's
-# instructions match its share of the grid (tests/mpi/check_stencil_ranks.cpp).
+# counts.RANK.json through -o counts.%r.json), that netburst-run --merge reads both kinds, that netburst-run record
+# -o perf.%r.data gives each rank a perf.data that perf report reads, and that each rank's instructions match its
+# share of the grid (tests/mpi/check_stencil_ranks.cpp).
 #
 #   scripts/mpi-check.sh [-b BUILD_DIR]       (default: build; run after `make check` built the checker)
 #
@@ -70,6 +71,20 @@ for np in 2 4; do
     fail "$np ranks: the merged ranks are not 0 to $((np - 1))"
   dirs+=("$work/papi-$np/papi_hl_output")
 done
+
+echo "== 2 ranks: netburst-run record -o perf.%r.data, one perf.data per rank that perf report reads"
+mkdir -p "$work/record"
+"${mpi[@]}" -np 2 "$build/netburst-run" record -q --no-progress -e PAPI_TOT_INS -c 20000 \
+  -o "$work/record/perf.%r.data" -- "$work/stencil" --no-papi $nx $ny $sweeps
+for r in 0 1; do
+  data=$work/record/perf.$r.data
+  [ -s "$data" ] || fail "record: rank $r wrote no $data"
+  # The rank's own loop (sweep(), inlined into main at -O2) has samples, and perf resolves the symbol in the
+  # rank's executable (most samples are MPI's start-up at this small size).
+  report=$(perf report -i "$data" --stdio --sort dso,sym 2>/dev/null) || fail "record: perf report cannot read $data"
+  grep -Eq 'stencil +\[\.\] main *$' <<<"$report" || fail "record: perf report of $data shows no samples in the stencil's main"
+done
+[ ! -e "$work/record/perf.data" ] || fail "record: a rank wrote perf.data instead of its own file"
 
 echo "== Each rank's instructions against its share of the grid"
 "$build/tests/mpi/check_stencil_ranks" $nx $ny $sweeps $tolerance "${dirs[@]}"

@@ -176,16 +176,6 @@ Options parse_options(int argc, char** argv) {
 
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
-std::string host_name() {
-    char name[256] = {};
-    return gethostname(name, sizeof name - 1) == 0 ? name : "";
-}
-
-PatternContext pattern_context(long pid) {
-    return PatternContext{[](const char* name) { return static_cast<const char*>(std::getenv(name)); }, pid,
-                          host_name()};
-}
-
 // The report on standard error, or in the -o file.
 void write_report(const std::string& report, const std::string& file) {
     if (file.empty()) {
@@ -212,7 +202,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     // A wrong pattern, or %r outside a parallel job, is found before the program runs rather than after.
-    if (auto checked = expand_output_pattern(o.output, pattern_context(0)); !checked) fail(checked.error().message);
+    if (auto checked = expand_output_pattern(o.output, process_pattern_context(0)); !checked) fail(checked.error().message);
 
     PlanOptions po;
     po.model = o.model;
@@ -284,7 +274,7 @@ int main(int argc, char** argv) {
     run.timer_tick = o.kernel_model ? o.timer_tick : 0;
     run.signaled = ran->signaled;
     run.status = ran->status;
-    const PatternContext context = pattern_context(ran->pid);
+    const PatternContext context = process_pattern_context(ran->pid);
     run.rank = find_rank(context);
     run.host = context.host;
     const auto values = event_values(plan, *totals, o.ht ? 2 : 1);

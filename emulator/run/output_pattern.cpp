@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <unistd.h>
+
 namespace netburst::emu::run {
 
 namespace {
@@ -24,6 +26,13 @@ bool parse_rank(const char* text, long* out) {
 }
 
 }  // namespace
+
+PatternContext process_pattern_context(long pid) {
+    char name[256] = {};
+    const std::string host = gethostname(name, sizeof name - 1) == 0 ? name : "";
+    return PatternContext{[](const char* variable) { return static_cast<const char*>(std::getenv(variable)); }, pid,
+                          host};
+}
 
 long find_rank(const PatternContext& c, std::string* source) {
     for (const char* name : kRankVariables) {

@@ -21,6 +21,10 @@ struct PatternContext {
     std::string host;
 };
 
+// This process's environment and host name, for a program whose process id is `pid` (0 before it runs: then %p
+// expands to 0, which is enough to check a pattern before running).
+PatternContext process_pattern_context(long pid);
+
 // The rank from the first variable of kRankVariables that is set (and is a decimal number), or -1.
 // *source receives the variable's name.
 long find_rank(const PatternContext& context, std::string* source = nullptr);

@@ -17,6 +17,7 @@
 #include "emulator/run/progress.h"
 #include "emulator/run/report.h"
 #include "emulator/run/sample_input.h"
+#include "emulator/run/output_pattern.h"
 #include "emulator/run/sample_plan.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "emulator/valgrind/shadow_stack.h"
@@ -49,6 +50,8 @@ const char* kUsage =
     "  -o, --output FILE    the perf.data file (default perf.data; an existing one becomes FILE.old)\n"
     "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
     "                       count beside samples x period (callgrind_annotate, KCachegrind)\n"
+    "                       Both FILEs may hold %r (the MPI rank), %p (the program's process id), %h (the host\n"
+    "                       name) and %%, as for counting runs: mpirun -np 4 netburst-run record -o perf.%r.data\n"
     "      --model N        the emulated processor: family 0FH model 0, 1, 2 (default), 3, 4 or 6\n"
     "      --pmi-skid N     cycles from an overflow to its interrupt being taken (default: the emulator's, "
     NB_STRINGIFY_VALUE(NB_DEFAULT_PMI_SKID_CYCLES) ")\n"
@@ -191,6 +194,10 @@ int record_main(int argc, char** argv) {
     else fail(fp.error().message);
     auto plan = plan_sampling(o.event, so);
     if (!plan) fail(plan.error().message);
+    // The file names may be patterns (%r, %p, %h), as for counting runs: checked before the run, expanded after.
+    for (const std::string* pattern : {&o.output, &o.callgrind})
+        if (auto checked = expand_output_pattern(*pattern, process_pattern_context(0)); !checked)
+            fail(checked.error().message);
 
     Launch launch;
     if (LaunchFailure f; !find_launch(o.command[0], &launch, &f)) fail(f.message, f.exit_status);
@@ -232,10 +239,13 @@ int record_main(int argc, char** argv) {
 
     std::vector<std::string> cmdline = {"netburst-run"};
     for (int i = 0; i < argc; ++i) cmdline.emplace_back(argv[i]);
-    keep_old(o.output);
-    if (auto w = write_perf_data(o.output, profile, perf_header_info(o.model, cmdline)); !w) fail(w.error().message);
-    if (!o.callgrind.empty())
-        if (auto w = write_callgrind(o.callgrind, profile); !w) fail(w.error().message);
+    const PatternContext context = process_pattern_context(ran->pid);
+    const std::string output = *expand_output_pattern(o.output, context);
+    const std::string callgrind = *expand_output_pattern(o.callgrind, context);
+    keep_old(output);
+    if (auto w = write_perf_data(output, profile, perf_header_info(o.model, cmdline)); !w) fail(w.error().message);
+    if (!callgrind.empty())
+        if (auto w = write_callgrind(callgrind, profile); !w) fail(w.error().message);
 
     if (!o.quiet) {
         std::uint64_t lost = 0;
@@ -250,8 +260,8 @@ int record_main(int argc, char** argv) {
         if (profile.event.frequency != 0)
             std::cerr << ": " << with_commas(static_cast<std::int64_t>(profile.event.frequency))
                       << " a second of the emulated clock";
-        std::cerr << ") in " << o.output;
-        if (!o.callgrind.empty()) std::cerr << " and " << o.callgrind;
+        std::cerr << ") in " << output;
+        if (!callgrind.empty()) std::cerr << " and " << callgrind;
         std::cerr << "; exact count "
                   << (profile.event.exact_unsupported ? std::string("unsupported")
                                                       : with_commas(static_cast<std::int64_t>(profile.event.exact_total)));
