@@ -21,6 +21,7 @@ struct SampleOptions {
     FpVariant fp = FpVariant::Sse;
     std::uint64_t period = 0;
     bool callchain = false;  // -g: samples carry their call chain (the tool's shadow call stack)
+    bool call_edges = false; // --callgrind: the tool reports the call edges with their inclusive costs
 };
 
 struct SamplePlan {

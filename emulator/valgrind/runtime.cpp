@@ -88,7 +88,10 @@ void ToolRuntime::sampling_finish() {
     if (!sampler_) return;
     if (current_ != 0) sampler_->drain(*emu_, lp_);
     std::uint64_t chain_overflow = 0;
-    for (unsigned i = 0; i < config_.max_threads; ++i) chain_overflow += threads_[i].stack.overflowed();
+    for (unsigned i = 0; i < config_.max_threads; ++i) {
+        chain_overflow += threads_[i].stack.overflowed();
+        if (threads_[i].live) sampler_->close_frames(threads_[i].stack);
+    }
     sampler_->finish(emu_->now(), chain_overflow);
 }
 
@@ -755,6 +758,7 @@ void ToolRuntime::thread_exited(unsigned tid) {
     if (sampler_) {
         sampler_->drain(*emu_, t.lp);
         sampler_->switch_to(nullptr, 0, nullptr);
+        sampler_->close_frames(t.stack);
     }
     t.stack.clear();
     if (!config_.cpu_wide) {
@@ -783,7 +787,10 @@ void ToolRuntime::fork_child(unsigned tid) {
         threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
         threads_[i].pmi_count = 0;
         threads_[i].pebs_count = 0;
-        if (i != tid) threads_[i].stack.clear();  // the child's one thread goes on from the forking thread's calls
+        // The child's one thread goes on from the forking thread's calls, which belong to the child's image from
+        // now on (their costs before the fork are the parent's).
+        if (i != tid) threads_[i].stack.clear();
+        else threads_[i].stack.restart_frames();
         threads_[i].stack.forget_overflow();
     }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {

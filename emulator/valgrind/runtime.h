@@ -87,8 +87,8 @@ struct ThreadContext {
     nb_pebs_note pebs_notes[kPebsNotes];
     std::uint8_t pebs_first = 0;
     std::uint8_t pebs_count = 0;
-    // netburst-run record -g: its call chain. Cleared when the thread exits; a forked child's thread keeps the
-    // forking thread's.
+    // netburst-run record -g and --callgrind: its call stack (chains, call edges). Its open calls are closed and it
+    // is cleared when the thread exits; a forked child's thread keeps the forking thread's.
     ShadowStack stack;
 };
 
