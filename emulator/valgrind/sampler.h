@@ -71,6 +71,8 @@ public:
     // Returns nullptr, or what is wrong with the spec.
     const char* init(const SampleSpec& spec, bool long_mode, const SamplerHost& host);
     const SampleSpec& spec() const { return spec_; }
+    // Whether the threads need their shadow call stacks (switch_to's `stack`).
+    bool keeps_stacks() const { return spec_.callchain || spec_.call_edges; }
     // The private memory behind the DS save area at kSampleDsArea (give it to the sampling PMU before its first
     // PEBS record; the area is set up by init()).
     GuestMemory ds_memory();
@@ -83,7 +85,7 @@ public:
         exact_ = exact;
         last_exact_ = exact ? exact->counter_value(spec_.exact_counter) : 0;
         tid_ = tid;
-        stack_ = spec_.callchain || spec_.call_edges ? stack : nullptr;
+        stack_ = keeps_stacks() ? stack : nullptr;
     }
     // After each instruction the emulator ran for the current thread, on logical processor `lp`. Without -g and
     // --callgrind the only cost of the call stacks is the test of stack_.
