@@ -1,6 +1,6 @@
 // A sampled run as `netburst-run record` hands it to its writers (perf.data, callgrind format): the event and how
-// it was sampled, the processes with their threads and mappings, the samples, each instruction's exact count and
-// where instructions are in the source. Filled from the tool's sample files (sample_input.h).
+// it was sampled, the processes with their threads and mappings, the samples, each instruction's exact count,
+// the call edges (--callgrind) and where instructions are in the source. Filled from the tool's sample files (sample_input.h).
 #pragma once
 
 #include <cstdint>
