@@ -65,6 +65,19 @@ private:
     std::map<std::string, ElfInfo> elves_;
 };
 
+// The calls from one instruction to one callee, and their inclusive cost.
+struct Call {
+    std::uint64_t count = 0;
+    Cost inclusive;
+};
+
+// What the file says at one instruction: its own cost (when it has one) and its calls, by callee.
+struct Line {
+    bool has_self = false;
+    Cost self;
+    std::map<Key, Call> calls;
+};
+
 std::string join(const std::vector<std::string>& words) {
     std::string s;
     for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
@@ -75,17 +88,32 @@ std::string join(const std::vector<std::string>& words) {
 
 std::string callgrind_text(const Profile& profile) {
     const SampledEvent& e = profile.event;
-    std::map<Key, Cost> costs;
+    std::map<Key, Line> lines;
     Placer placer;
     for (const Process& p : profile.processes)
-        for (const auto& [ip, n] : p.exact) costs[placer.key(p, ip)].exact += n;
-    for (const Sample& s : profile.samples)
-        costs[placer.key(profile.image_of(s), s.ip)].sampled += e.period;
+        for (const auto& [ip, n] : p.exact) {
+            Line& l = lines[placer.key(p, ip)];
+            l.has_self = true;
+            l.self.exact += n;
+        }
+    for (const Sample& s : profile.samples) {
+        Line& l = lines[placer.key(profile.image_of(s), s.ip)];
+        l.has_self = true;
+        l.self.sampled += e.period;
+    }
+    // Edges of every image, as the costs: images that share an object and its functions add up.
+    for (const Process& p : profile.processes)
+        for (const auto& [ends, edge] : p.calls) {
+            Call& c = lines[placer.key(p, ends.first)].calls[placer.key(p, ends.second)];
+            c.count += edge.calls;
+            c.inclusive.exact += edge.exact;
+            c.inclusive.sampled += edge.samples * e.period;
+        }
 
     Cost total;
-    for (const auto& [k, c] : costs) {
-        total.exact += c.exact;
-        total.sampled += c.sampled;
+    for (const auto& [k, l] : lines) {
+        total.exact += l.self.exact;
+        total.sampled += l.self.sampled;
     }
     std::ostringstream out;
     out << "# callgrind format\n";
@@ -106,7 +134,7 @@ std::string callgrind_text(const Profile& profile) {
     out << "events: Exact Sampled\n";
     out << "summary: " << total.exact << " " << total.sampled << "\n\n";
     std::string object, file, function;
-    for (const auto& [k, c] : costs) {
+    for (const auto& [k, l] : lines) {
         if (k.object != object) {
             out << "ob=" << k.object << "\n";
             object = k.object;
@@ -122,7 +150,23 @@ std::string callgrind_text(const Profile& profile) {
             out << "fn=" << k.function << "\n";
             function = k.function;
         }
-        out << "0x" << std::hex << k.address << std::dec << " " << k.line << " " << c.exact << " " << c.sampled << "\n";
+        if (l.has_self)
+            out << "0x" << std::hex << k.address << std::dec << " " << k.line << " " << l.self.exact << " "
+                << l.self.sampled << "\n";
+        // Each call after the caller's own line: the callee's object, file and function, the call count with the
+        // callee's entry position, then the inclusive cost at the call site's position. Every call line names all
+        // three, so that no reader depends on what an earlier call line set.
+        for (const auto& [callee, c] : l.calls) {
+            // The tool counts every call once, so no edge is without one; callgrind_annotate would read the cost
+            // line of a `calls=0` as the caller's own cost.
+            if (c.count == 0) continue;
+            out << "cob=" << callee.object << "\n";
+            out << "cfi=" << callee.file << "\n";
+            out << "cfn=" << callee.function << "\n";
+            out << "calls=" << c.count << " 0x" << std::hex << callee.address << std::dec << " " << callee.line << "\n";
+            out << "0x" << std::hex << k.address << std::dec << " " << k.line << " " << c.inclusive.exact << " "
+                << c.inclusive.sampled << "\n";
+        }
     }
     out << "\ntotals: " << total.exact << " " << total.sampled << "\n";
     return out.str();

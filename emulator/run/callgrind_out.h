@@ -1,7 +1,8 @@
 // Writing a sampled run in the callgrind format (Valgrind's callgrind/docs/cl-format.xml), which callgrind_annotate
 // and KCachegrind read: per instruction and per source line, the event's exact count beside what the samples say
 // (samples x period at each sample's instruction), so that the skid of imprecise sampling, or the exactness of PEBS,
-// shows line by line.
+// shows line by line; and the calls the tool's shadow stacks saw (Process::calls), each call site's calls to each
+// callee with their inclusive costs, so that the readers show a call graph and inclusive costs.
 #pragma once
 
 #include <string>

@@ -1,11 +1,12 @@
 // A sampled run as `netburst-run record` hands it to its writers (perf.data, callgrind format): the event and how
-// it was sampled, the processes with their threads and mappings, the samples, each instruction's exact count and
-// where instructions are in the source. Filled from the tool's sample files (sample_input.h).
+// it was sampled, the processes with their threads and mappings, the samples, each instruction's exact count,
+// the call edges (--callgrind) and where instructions are in the source. Filled from the tool's sample files (sample_input.h).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace netburst::emu::run {
@@ -63,6 +64,14 @@ struct Mapping {
     bool contains(std::uint64_t a) const { return a >= start && a - start < length; }
 };
 
+// Calls from one call site to one callee (the samples file's `call` lines), with what happened while they were
+// open, callees included.
+struct CallEdge {
+    std::uint64_t calls = 0;
+    std::uint64_t exact = 0;    // the exact count
+    std::uint64_t samples = 0;  // samples taken (the sampled cost is samples x period)
+};
+
 struct SourcePlace {
     std::string function;
     std::string file;
@@ -80,6 +89,8 @@ struct Process {
     std::vector<Mapping> maps;          // by start address
     std::map<std::uint64_t, std::uint64_t> exact;   // instruction address -> exact count
     std::map<std::uint64_t, SourcePlace> places;    // instruction address -> source place
+    // --callgrind: (call site, callee) -> the calls and their inclusive costs.
+    std::map<std::pair<std::uint64_t, std::uint64_t>, CallEdge> calls;
     std::uint64_t lost = 0;             // interrupts that returned nowhere
     std::uint64_t chain_overflow = 0;   // -g: calls deeper than the shadow stacks hold
     const Mapping* map_of(std::uint64_t address) const;

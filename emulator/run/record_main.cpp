@@ -49,7 +49,9 @@ const char* kUsage =
     "                       stack); dwarf and lbr are not offered\n"
     "  -o, --output FILE    the perf.data file (default perf.data; an existing one becomes FILE.old)\n"
     "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
-    "                       count beside samples x period (callgrind_annotate, KCachegrind)\n"
+    "                       count beside samples x period, and the call edges from the shadow call stack, with\n"
+    "                       each call's inclusive cost: exact for the exact count, the samples taken during the\n"
+    "                       call for the sampled one (callgrind_annotate --inclusive=yes, KCachegrind)\n"
     "                       Both FILEs may hold %r (the MPI rank), %p (the program's process id), %h (the host\n"
     "                       name) and %%, as for counting runs: mpirun -np 4 netburst-run record -o perf.%r.data\n"
     "      --model N        the emulated processor: family 0FH model 0, 1, 2 (default), 3, 4 or 6\n"
@@ -190,6 +192,7 @@ int record_main(int argc, char** argv) {
     so.period = o.period;
     so.frequency = o.frequency;
     so.callchain = o.callchain;
+    so.call_edges = !o.callgrind.empty();
     if (auto fp = fp_variant_from_environment(so.fp); fp) so.fp = *fp;
     else fail(fp.error().message);
     auto plan = plan_sampling(o.event, so);
@@ -267,8 +270,8 @@ int record_main(int argc, char** argv) {
                                                       : with_commas(static_cast<std::int64_t>(profile.event.exact_total)));
         if (lost) std::cerr << "; " << lost << " interrupts returned nowhere (their thread had stopped)";
         if (chain_overflow)
-            std::cerr << "; " << chain_overflow << " calls deeper than the call chains' "
-                      << vg::ShadowStack::kCapacity << " entries";
+            std::cerr << "; " << chain_overflow << " calls deeper than the shadow call stack's "
+                      << vg::ShadowStack::kCapacity << " entries (no chain entry or call edge of their own)";
         std::cerr << " ]\n";
     }
     return exit_status;

@@ -133,6 +133,13 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
         } else if (key == "count") {
             if (!s.number(&a) || !s.number(&b) || !s.at_line_end()) return bad_line(line, "expected 'count IP N'");
             current->exact[a] += b;
+        } else if (key == "call") {
+            if (!s.number(&a) || !s.number(&b) || !s.number(&c) || !s.number(&d) || !s.number(&e) || !s.at_line_end())
+                return bad_line(line, "expected 'call SITE CALLEE N EXACT SAMPLES'");
+            CallEdge& edge = current->calls[{a, b}];
+            edge.calls += c;
+            edge.exact += d;
+            edge.samples += e;
         } else if (key == "fn") {
             if (!s.number(&a)) return bad_line(line, "expected 'fn IP NAME'");
             current->places[a].function = rest(s);

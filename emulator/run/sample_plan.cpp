@@ -162,6 +162,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     p.sample.exact_pmu = 1;
     p.sample.exact_counter = e.counter;
     p.sample.callchain = o.callchain;
+    p.sample.call_edges = o.call_edges;
 
     SampledEvent& ev = plan.event;
     ev.name = text;

@@ -29,6 +29,7 @@ struct SampleOptions {
     std::uint64_t period = 0;
     std::uint64_t frequency = 0;
     bool callchain = false;  // -g: samples carry their call chain (the tool's shadow call stack)
+    bool call_edges = false; // --callgrind: the tool reports the call edges with their inclusive costs
 };
 
 struct SamplePlan {

@@ -5,6 +5,11 @@
 
 namespace netburst::emu::vg {
 
+namespace {
+const char* const kSampleUsage =
+    "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain] [calledges]'";
+}  // namespace
+
 const char* parse_event_program(const char* text, std::size_t length, EventProgram* out, unsigned* line) {
     *out = EventProgram{};
     LineScanner s(text, length);
@@ -48,18 +53,19 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
             std::uint64_t pmu_e;
             const char* kind;
             std::size_t kind_size;
-            if (!s.word(&kind, &kind_size)) return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
+            if (!s.word(&kind, &kind_size)) return kSampleUsage;
             if (equal_word(kind, kind_size, "pebs")) spec.pebs = true;
-            else if (!equal_word(kind, kind_size, "iebs"))
-                return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER'";
+            else if (!equal_word(kind, kind_size, "iebs")) return kSampleUsage;
             if (!s.number(&a) || !s.number(&b) || !s.number(&pmu_e) || !s.number(&c))
-                return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain]'";
-            if (!s.at_line_end()) {
+                return kSampleUsage;
+            // The flags, in any order.
+            while (!s.at_line_end()) {
                 const char* flag;
                 std::size_t flag_size;
-                if (!s.word(&flag, &flag_size) || !equal_word(flag, flag_size, "callchain") || !s.at_line_end())
-                    return "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain]'";
-                spec.callchain = true;
+                if (!s.word(&flag, &flag_size)) return kSampleUsage;
+                if (equal_word(flag, flag_size, "callchain")) spec.callchain = true;
+                else if (equal_word(flag, flag_size, "calledges")) spec.call_edges = true;
+                else return kSampleUsage;
             }
             if (a >= kNumCounters || c >= kNumCounters) return "counter out of range";
             if (pmu_e >= EventProgram::kMaxPmus) return "PMU number out of range";
@@ -99,6 +105,7 @@ std::size_t format_event_program(const EventProgram& program, char* buffer, std:
         w.str("sample ").str(spec.pebs ? "pebs " : "iebs ").dec(spec.counter).ch(' ').dec(spec.period).ch(' ')
             .dec(spec.exact_pmu).ch(' ').dec(spec.exact_counter);
         if (spec.callchain) w.str(" callchain");
+        if (spec.call_edges) w.str(" calledges");
         w.ch('\n');
     }
     return w.finish();

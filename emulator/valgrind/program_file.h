@@ -8,11 +8,12 @@
 //   pmu N                       the lines that follow are for PMU N (0 before any such line). PMU 0 is the one
 //                               the program sees; PMUs 1 and up watch the same core for events that do not fit
 //                               on one PMU (Emulator::attach_observers)
-//   sample KIND COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain]
+//   sample KIND COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain] [calledges]
 //                               netburst-run record: COUNTER of PMU 0 on logical processor 0 samples every PERIOD
 //                               events, by its overflow interrupt (KIND iebs) or by PEBS (KIND pebs); COUNTER of PMU
 //                               EXACT_PMU counts the same event without sampling (each instruction's exact count);
-//                               `callchain` (record -g): each sample carries its thread's shadow call stack
+//                               `callchain` (record -g): each sample carries its thread's shadow call stack;
+//                               `calledges` (record --callgrind): the samples file gets the call edges
 //
 // Numbers are decimal or 0x-hexadecimal. Freestanding: the tool parses it; netburst-run writes it.
 #pragma once
@@ -47,6 +48,7 @@ struct SampleSpec {
     std::uint8_t exact_pmu = 0;     // the PMU whose counter `exact_counter` counts the same event, exactly
     std::uint8_t exact_counter = 0;
     bool callchain = false;         // record -g: samples carry the call chain (shadow_stack.h)
+    bool call_edges = false;        // record --callgrind: the call edges with their inclusive costs (call_edges.h)
 };
 
 // The periods a sampling counter can take: it must overflow at least once per sample, and a PEBS counter's

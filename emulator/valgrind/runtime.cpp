@@ -88,7 +88,12 @@ void ToolRuntime::sampling_finish() {
     if (!sampler_) return;
     if (current_ != 0) sampler_->drain(*emu_, lp_);
     std::uint64_t chain_overflow = 0;
-    for (unsigned i = 0; i < config_.max_threads; ++i) chain_overflow += threads_[i].stack.overflowed();
+    for (unsigned i = 0; i < config_.max_threads; ++i) {
+        ShadowStack* stack = threads_[i].stack;
+        if (!stack) continue;
+        chain_overflow += stack->overflowed();
+        if (threads_[i].live) sampler_->close_frames(*stack);
+    }
     sampler_->finish(emu_->now(), chain_overflow);
 }
 
@@ -733,7 +738,10 @@ void ToolRuntime::install(unsigned tid) {
     attach_observers(t.observers);
     t.pmu->set_thread_active(t.lp, true, emu_->now());
     for (unsigned k = 0; k < num_observers(); ++k) t.observers[k]->set_thread_active(t.lp, true, emu_->now());
-    if (sampler_) sampler_->switch_to(exact_pmu(t), nb_host_gettid(), &t.stack);
+    if (sampler_) {
+        if (!t.stack && sampler_->keeps_stacks()) t.stack = make_object<ShadowStack>();
+        sampler_->switch_to(exact_pmu(t), nb_host_gettid(), t.stack);
+    }
 }
 
 void ToolRuntime::switch_thread(unsigned tid) {
@@ -755,8 +763,9 @@ void ToolRuntime::thread_exited(unsigned tid) {
     if (sampler_) {
         sampler_->drain(*emu_, t.lp);
         sampler_->switch_to(nullptr, 0, nullptr);
+        if (t.stack) sampler_->close_frames(*t.stack);
     }
-    t.stack.clear();
+    if (t.stack) t.stack->clear();
     if (!config_.cpu_wide) {
         emu_->attach_pmu(nullptr);
         emu_->attach_observers(nullptr, 0);
@@ -783,8 +792,13 @@ void ToolRuntime::fork_child(unsigned tid) {
         threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
         threads_[i].pmi_count = 0;
         threads_[i].pebs_count = 0;
-        if (i != tid) threads_[i].stack.clear();  // the child's one thread goes on from the forking thread's calls
-        threads_[i].stack.forget_overflow();
+        // The child's one thread goes on from the forking thread's calls, which belong to the child's image from
+        // now on (their costs before the fork are the parent's).
+        if (ShadowStack* stack = threads_[i].stack) {
+            if (i != tid) stack->clear();
+            else stack->restart_frames();
+            stack->forget_overflow();
+        }
     }
     for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
         exited_values_[i] = 0;

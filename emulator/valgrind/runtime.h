@@ -87,9 +87,11 @@ struct ThreadContext {
     nb_pebs_note pebs_notes[kPebsNotes];
     std::uint8_t pebs_first = 0;
     std::uint8_t pebs_count = 0;
-    // netburst-run record -g: its call chain. Cleared when the thread exits; a forked child's thread keeps the
-    // forking thread's.
-    ShadowStack stack;
+    // netburst-run record -g and --callgrind: its call stack (chains, call edges), made when the thread first runs
+    // under such a recording (6 KB, which every thread slot would pay otherwise) and kept for the slot's next
+    // threads. Its open calls are closed and it is cleared when the thread exits; a forked child's thread keeps
+    // the forking thread's.
+    ShadowStack* stack = nullptr;
 };
 
 class ToolRuntime {

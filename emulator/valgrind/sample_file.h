@@ -12,6 +12,11 @@
 //   lost N                       interrupts that returned nowhere (their thread stopped while they waited)
 //   chain-overflow N             (record -g) calls the shadow stacks could not hold (deeper than their capacity)
 //   count IP N                   the instruction at IP caused N events (the exact count, not sampled)
+//   call SITE CALLEE N EXACT SAMPLES
+//                                (record --callgrind) N calls from the instruction at SITE to CALLEE, and what
+//                                happened while they were open, callees included: EXACT events (the exact count)
+//                                and SAMPLES samples. A call still open when its thread or image ended counts with
+//                                what it cost so far (an image that goes on after a failed exec adds to it, N 0)
 //   fn IP NAME                   IP's function (NAME: the rest of the line)
 //   src IP LINE FILE             IP's source line (FILE: the rest of the line)
 //   map START LEN PGOFF PROT DEV INO PATH

@@ -16,6 +16,10 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
     host_ = host;
     writer_.set_sink(host.write);
     if (!counts_.init(host.alloc, host.release)) return "out of memory";
+    if (spec.call_edges) {
+        if (!edges_.init(host.alloc, host.release)) return "out of memory";
+        edge_sink_ = &edges_;
+    }
     if (spec.pebs) {
         // As a driver sets the DS area up: the buffer after the management area, no interrupt before it is full
         // (it is emptied after every instruction), and the counter reset that makes every PERIOD-th event a sample.
@@ -71,6 +75,7 @@ void Sampler::take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi) {
         writer_.commit(w);
         write_chain();
         counts_.mark_sampled(pmi.eip);
+        if (stack_) stack_->add_sample();
         ++samples_;
     }
     rearm_iebs(emu, lp);
@@ -100,6 +105,7 @@ void Sampler::take_pebs(const PebsRecord& record) {
     writer_.commit(w);
     write_chain();
     counts_.mark_sampled(record.eip);
+    if (stack_) stack_->add_sample();
     ++samples_;
 }
 
@@ -129,6 +135,19 @@ void Sampler::finish(Cycle now, std::uint64_t chain_overflow) {
         TextWriter w = writer_.line();
         w.str("chain-overflow ").dec(chain_overflow).ch('\n');
         writer_.commit(w);
+    }
+    if (edge_sink_) {
+        edges_.for_each([&](const CallEdges::Entry& e) {
+            TextWriter w = writer_.line();
+            w.str("call ").hex(e.site).ch(' ').hex(e.callee).ch(' ').dec(e.calls).ch(' ').dec(e.exact).ch(' ')
+                .dec(e.samples).ch('\n');
+            writer_.commit(w);
+        });
+        // Both ends of every edge need their place in the source (below), with or without a count of their own.
+        edges_.for_each([&](const CallEdges::Entry& e) {
+            counts_.add(e.site, 0);
+            counts_.add(e.callee, 0);
+        });
     }
     counts_.for_each([&](const PcCounts::Entry& e) {
         if (e.count != 0) {
@@ -160,11 +179,13 @@ void Sampler::finish(Cycle now, std::uint64_t chain_overflow) {
     });
     // Each call reports what came since the previous one (an exec that fails is followed by more of the image).
     counts_.clear();
+    edges_.clear();
     lost_ = 0;
 }
 
 void Sampler::forget() {
     counts_.clear();
+    edges_.clear();
     samples_ = lost_ = 0;
     last_exact_ = last_pc_ = 0;
     exact_ = nullptr;

@@ -17,6 +17,11 @@
 // (shadow_stack.h) as it stood at the start of the instruction the sample names, since after() takes the samples
 // before it lets the instruction's own call or return change the stack.
 //
+// With --callgrind (SampleSpec::call_edges) the image's call edges (call_edges.h) are kept from the same stacks:
+// the exact count settled after each instruction and each sample taken are added to the running thread's stack,
+// whose frames measure their calls against them. A frame's inclusive exact count is therefore the sum of the exact
+// counts given to the instructions that ran while it was open, the same attribution as the `count` lines.
+//
 // Both are drained after every instruction (after()), so the handler acts at the instruction boundary the
 // interrupt returns to, one instruction later than on hardware: the emulator learns where an interrupt returns
 // only when that instruction retires. Exact counts: a second PMU (an observer of the same core) counts the same
@@ -32,6 +37,7 @@
 #include "emulator/emulator.h"
 #include "emulator/pmu/memory_window.h"
 #include "emulator/pmu/pebs.h"
+#include "emulator/valgrind/call_edges.h"
 #include "emulator/valgrind/pc_counts.h"
 #include "emulator/valgrind/program_file.h"
 #include "emulator/valgrind/sample_file.h"
@@ -65,6 +71,8 @@ public:
     // Returns nullptr, or what is wrong with the spec.
     const char* init(const SampleSpec& spec, bool long_mode, const SamplerHost& host);
     const SampleSpec& spec() const { return spec_; }
+    // Whether the threads need their shadow call stacks (switch_to's `stack`).
+    bool keeps_stacks() const { return spec_.callchain || spec_.call_edges; }
     // The private memory behind the DS save area at kSampleDsArea (give it to the sampling PMU before its first
     // PEBS record; the area is set up by init()).
     GuestMemory ds_memory();
@@ -72,26 +80,32 @@ public:
     // A process image starts (or a forked child continues as a new process): its header line.
     void begin_process(std::uint64_t pid, const char* exe);
     // The guest thread now running has OS thread id `tid`; `exact` is its exact-count PMU (nullptr: none) and
-    // `stack` its shadow call stack (used only with spec().callchain; nullptr: none).
+    // `stack` its shadow call stack (used only with spec().callchain or call_edges; nullptr: none).
     void switch_to(const Pmu* exact, std::uint64_t tid, ShadowStack* stack) {
         exact_ = exact;
         last_exact_ = exact ? exact->counter_value(spec_.exact_counter) : 0;
         tid_ = tid;
-        stack_ = spec_.callchain ? stack : nullptr;
+        stack_ = keeps_stacks() ? stack : nullptr;
     }
-    // After each instruction the emulator ran for the current thread, on logical processor `lp`. Without -g the
-    // only cost of the call chains is the test of stack_.
+    // After each instruction the emulator ran for the current thread, on logical processor `lp`. Without -g and
+    // --callgrind the only cost of the call stacks is the test of stack_.
     __attribute__((always_inline)) void after(Emulator& emu, unsigned lp, const Instruction& insn) {
         last_pc_ = insn.pc;
         settle();
         if (__builtin_expect(emu.pmu().has_records(), 0)) drain(emu, lp);
-        if (stack_) stack_->update(insn);
+        if (stack_) stack_->update(insn, edge_sink_);
+    }
+    // A thread ends, or its image does (before finish()), with calls still open in `stack`: with call_edges, they
+    // add what they cost so far to the image's edges.
+    void close_frames(ShadowStack& stack) {
+        if (edge_sink_) stack.report_open(edge_sink_);
     }
     // Takes every interrupt and PEBS record the attached PMU has (also when the thread stops running).
     void drain(Emulator& emu, unsigned lp);
-    // The end of the process image: each instruction's exact count and the source place of every instruction that
-    // has a count or a sample, since the previous call, the image's last cycle (`now`) and the calls its threads'
-    // shadow stacks could not hold (`chain_overflow`). The host then writes its map lines and `end`.
+    // The end of the process image: each instruction's exact count, the call edges (with call_edges; close_frames()
+    // each live thread's stack first) and the source place of every instruction that has a count or a sample or is
+    // an edge's end, since the previous call, the image's last cycle (`now`) and the calls its threads' shadow
+    // stacks could not hold (`chain_overflow`). The host then writes its map lines and `end`.
     void finish(Cycle now, std::uint64_t chain_overflow = 0);
     // In a forked child: the parent's counts are the parent's (its unwritten lines were flushed before the fork).
     void forget();
@@ -108,7 +122,9 @@ private:
         if (!exact_) return;
         const std::uint64_t v = exact_->counter_value(spec_.exact_counter);
         if (v == last_exact_) return;
-        counts_.add(last_pc_, (v - last_exact_) & kCounterMask);
+        const std::uint64_t n = (v - last_exact_) & kCounterMask;
+        counts_.add(last_pc_, n);
+        if (stack_) stack_->add_exact(n);
         last_exact_ = v;
     }
     void take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi);
@@ -122,6 +138,8 @@ private:
     SamplerHost host_{};
     SampleWriter writer_;
     PcCounts counts_;
+    CallEdges edges_;
+    CallEdges* edge_sink_ = nullptr;  // &edges_ with call_edges
     const Pmu* exact_ = nullptr;
     std::uint64_t last_exact_ = 0;
     std::uint64_t last_pc_ = 0;

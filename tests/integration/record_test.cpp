@@ -95,6 +95,8 @@ protected:
                         env("NB_GUESTS") + "/guest_callchain");
         chain_iebs_ = record("1stL_cache_load_miss_retired", 101, "chain-iebs", "--call-graph=fp",
                              env("NB_GUESTS") + "/guest_callchain");
+        // Without -g, an event every function has (the callgrind file's call edges must not need -g).
+        edges_ins_ = record("PAPI_TOT_INS", 1009, "edges-ins", "", env("NB_GUESTS") + "/guest_callchain");
     }
 
     struct Recorded {
@@ -121,10 +123,10 @@ protected:
     }
 
     static std::string dir_;
-    static Recorded pebs_, iebs_, chain_, chain_iebs_;
+    static Recorded pebs_, iebs_, chain_, chain_iebs_, edges_ins_;
 };
 std::string Record::dir_;
-Record::Recorded Record::pebs_, Record::iebs_, Record::chain_, Record::chain_iebs_;
+Record::Recorded Record::pebs_, Record::iebs_, Record::chain_, Record::chain_iebs_, Record::edges_ins_;
 
 // perf script's samples with their call chains (-F ip,sym): one block per sample, a frame per line ("ip sym"),
 // blocks apart by an empty line. Each block as its symbols, innermost first.
@@ -293,6 +295,83 @@ TEST_F(Record, CallgrindAnnotateShowsExactAndSampledCounts) {
                                       pebs_.callgrind);
     ASSERT_EQ(lines.status, 0) << lines.err;
     EXPECT_NE(lines.out.find("RECORD_MISS_LINE"), std::string::npos) << lines.out.substr(0, 3000);
+}
+
+// The exact and sampled costs of guest_callchain.c's functions as callgrind_annotate lists them (`options`:
+// --inclusive=yes or no), by function name; a function without a cost of its own is not listed without
+// --inclusive=yes.
+struct AnnotatedCost {
+    std::uint64_t exact = 0, sampled = 0;
+};
+std::map<std::string, AnnotatedCost> annotated_functions(const std::string& callgrind, const std::string& options) {
+    std::map<std::string, AnnotatedCost> out;
+    // From /, where it strips no directory: callgrind_annotate strips its working directory from the file names of
+    // fl= lines but not from those of cfi= lines, which would make one function two.
+    const ToolRun r = run_command("cd / && callgrind_annotate --auto=no --threshold=100 " + options + " " + callgrind);
+    EXPECT_EQ(r.status, 0) << r.err;
+    // "EXACT (PERCENT) SAMPLED [(PERCENT)]  [*] FILE:FUNCTION [OBJECT]"; with --tree, the lines of a function's
+    // callers (<) and callees (>) follow and precede it.
+    for (const std::string& l : lines_of(r.out)) {
+        if (l.find("guest_callchain.c:") == std::string::npos) continue;
+        std::size_t pos = 0;
+        const std::string exact = without_commas(take_number(l, &pos));
+        if (exact.empty()) continue;
+        pos = l.find(')', pos);
+        if (pos == std::string::npos) continue;
+        const std::string sampled = without_commas(take_number(l, &++pos));
+        pos = l.find_first_not_of(" (.%0123456789)", pos);
+        if (pos == std::string::npos || l[pos] == '<' || l[pos] == '>') continue;
+        const std::size_t name_end = l.find(" [", pos);
+        const std::size_t colon = l.rfind(':', name_end);
+        if (sampled.empty() || name_end == std::string::npos || colon == std::string::npos || colon < pos) continue;
+        out[l.substr(colon + 1, name_end - colon - 1)] = {std::stoull(exact), std::stoull(sampled)};
+    }
+    return out;
+}
+
+// The callgrind file's calls, summed by caller and callee function: "caller>callee" -> the `calls=` counts.
+std::map<std::string, std::uint64_t> call_counts(const std::string& callgrind) {
+    std::map<std::string, std::uint64_t> out;
+    std::ifstream in(callgrind);
+    std::string fn, cfn;
+    for (std::string l; std::getline(in, l);) {
+        if (l.rfind("fn=", 0) == 0) fn = l.substr(3);
+        else if (l.rfind("cfn=", 0) == 0) cfn = l.substr(4);
+        else if (l.rfind("calls=", 0) == 0) out[fn + ">" + cfn] += std::stoull(l.substr(6));
+    }
+    return out;
+}
+
+TEST_F(Record, CallgrindCallEdgesGiveExactInclusiveCosts) {
+    // guest_callchain: main calls outer 4 times, outer calls inner 8 times (two call sites).
+    for (const Recorded* r : {&chain_, &chain_iebs_, &edges_ins_}) {
+        SCOPED_TRACE(r->callgrind);
+        ASSERT_EQ(r->run.status, 0) << r->run.err;
+        const auto calls = call_counts(r->callgrind);
+        EXPECT_EQ(calls.count("main>outer") ? calls.at("main>outer") : 0, 4u);
+        EXPECT_EQ(calls.count("outer>inner") ? calls.at("outer>inner") : 0, 8u);
+        const auto self = annotated_functions(r->callgrind, "--inclusive=no");
+        const auto incl = annotated_functions(r->callgrind, "--inclusive=yes --tree=both");
+        ASSERT_TRUE(self.count("inner") && incl.count("inner") && incl.count("outer") && incl.count("main"))
+            << run_command("callgrind_annotate --inclusive=yes --tree=both " + r->callgrind).out;
+        const auto self_of = [&](const char* fn) { return self.count(fn) ? self.at(fn) : AnnotatedCost{}; };
+        // callgrind_annotate takes a called function's inclusive cost from the calls into it, and adds a caller's
+        // calls to its own cost: the edges must account for every event of the callees, exactly.
+        EXPECT_GT(self.at("inner").exact, 0u);
+        EXPECT_EQ(incl.at("inner").exact, self.at("inner").exact);
+        EXPECT_EQ(incl.at("outer").exact, self_of("outer").exact + incl.at("inner").exact);
+        EXPECT_GE(incl.at("main").exact, self_of("main").exact + incl.at("outer").exact);
+        if (r == &chain_) {
+            // PEBS: a sample is taken at its own instruction, with the stack as it was there, so the samples
+            // taken during the calls are exactly those of the callees' instructions.
+            EXPECT_EQ(incl.at("inner").sampled, self.at("inner").sampled);
+            EXPECT_EQ(incl.at("outer").sampled, self_of("outer").sampled + incl.at("inner").sampled);
+        }
+    }
+    // The instruction count has a cost in every function: outer's and main's own instructions are in.
+    const auto self = annotated_functions(edges_ins_.callgrind, "--inclusive=no");
+    EXPECT_TRUE(self.count("outer") && self.at("outer").exact > 0);
+    EXPECT_TRUE(self.count("main") && self.at("main").exact > 0);
 }
 
 // Sprunt's l1_miss (examples/l1_miss.c; doc/sampling.md has the full-size figures): PEBS names the load that

@@ -363,6 +363,47 @@ TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
     EXPECT_FALSE(perf_sample_type(p.event) & PERF_SAMPLE_CALLCHAIN);
 }
 
+TEST(SamplesFile, CallLinesAddUpPerSiteAndCallee) {
+    Profile p;
+    const char text[] =
+        "netburst-samples 1\nprocess 7 /bin/app\n"
+        "call 0x401000 0x402000 3 300 2\n"
+        "call 0x401000 0x403000 1 10 0\n"
+        "end\n"
+        "call 0x401000 0x402000 0 5 1\n"  // the same image after a failed exec: the open call's further cost
+        "end\n";
+    ASSERT_TRUE(parse_samples_text(text, &p).ok());
+    const Process& proc = p.processes.at(0);
+    ASSERT_EQ(proc.calls.size(), 2u);
+    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).calls, 3u);
+    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).exact, 305u);
+    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).samples, 3u);
+    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 7 x\ncall 0x401000 0x402000 3 300\n", &p).ok());
+}
+
+TEST(Callgrind, CallsFollowTheCallersLineWithTheInclusiveCostAtTheCallSite) {
+    Profile p = sample_profile();
+    Process& proc = p.processes[0];
+    // kernel_loop (0x401000, line 42) calls helper at 0x401800 (line 7 of /src/helper.c) twice and an unnamed
+    // function once, from a call site without a cost of its own (0x401020, line 43).
+    proc.places[0x401800] = SourcePlace{"helper", "/src/helper.c", 7};
+    proc.places[0x401020] = SourcePlace{"kernel_loop", "/src/app.c", 43};
+    proc.calls[{0x401000, 0x401800}] = CallEdge{2, 120, 1};
+    proc.calls[{0x401020, 0x401900}] = CallEdge{1, 9, 0};
+    const std::string text = callgrind_text(p);
+    // The object's own addresses: the mapping starts at file offset 0 but no ELF file is there, so the run-time
+    // addresses stand.
+    EXPECT_NE(text.find("fn=kernel_loop\n0x401000 42 305 2000\n"
+                        "cob=/opt/app/bin/a-very-long-program-name\ncfi=/src/helper.c\ncfn=helper\n"
+                        "calls=2 0x401800 7\n0x401000 42 120 1000\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("cfi=???\ncfn=???\ncalls=1 0x401900 0\n0x401020 43 9 0\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\n0x401020 43 0 0\n"), std::string::npos) << "a call site without a cost has no cost line";
+    // The totals are the instructions' own costs; inclusive costs are not added to them.
+    EXPECT_NE(text.find("\nsummary: 305 3000\n"), std::string::npos) << text;
+}
+
 TEST(Callgrind, ExactAndSampledSideBySide) {
     Profile p = sample_profile();
     p.processes[0].exact[0xffffffff81000010ull] = 3;  // the synthetic kernel path

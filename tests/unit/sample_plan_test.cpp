@@ -281,4 +281,25 @@ TEST(SamplePlan, CallChainsReachTheToolOnlyWhenAskedFor) {
     EXPECT_NE(vg::parse_event_program(trailing, sizeof trailing - 1, &back, &line), nullptr);
 }
 
+TEST(SamplePlan, CallEdgesReachTheToolOnlyWhenAskedFor) {
+    for (const bool g : {false, true})
+        for (const bool edges : {false, true}) {
+            SampleOptions o = options(1000);
+            o.callchain = g;
+            o.call_edges = edges;
+            auto plan = plan_sampling("1stL_cache_load_miss_retired", o);
+            ASSERT_TRUE(plan.ok()) << plan.error().message;
+            std::string text;
+            const vg::EventProgram back = round_trip(plan->program, &text);
+            EXPECT_EQ(back.sample.call_edges, edges) << text;
+            EXPECT_EQ(back.sample.callchain, g) << text;
+        }
+    vg::EventProgram back;
+    unsigned line = 0;
+    const char either_order[] = "netburst-program 1\nsample iebs 12 100 1 13 calledges callchain\n";
+    ASSERT_EQ(vg::parse_event_program(either_order, sizeof either_order - 1, &back, &line), nullptr);
+    EXPECT_TRUE(back.sample.call_edges);
+    EXPECT_TRUE(back.sample.callchain);
+}
+
 }  // namespace

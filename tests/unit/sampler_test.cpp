@@ -54,11 +54,14 @@ constexpr std::uint64_t kInnerRet = kLoadPc + 3 * (kFiller + 1);
 
 // Runs `iterations` of: kFiller ALU ops, the missing load, kFiller ALU ops, the loop branch (nested: the return
 // from inner, the return from outer, the loop's branch back to the call).
-Recorded run(const std::string& event, std::uint64_t period, unsigned iterations, bool nested = false) {
+// With `edges` (record --callgrind): the samples file gets the call edges; `chains` false: the nested loop without -g.
+Recorded run(const std::string& event, std::uint64_t period, unsigned iterations, bool nested = false,
+             bool edges = false, bool chains = true) {
     Recorded r;
     SampleOptions so;
     so.period = period;
-    so.callchain = nested;
+    so.callchain = nested && chains;
+    so.call_edges = edges;
     auto plan = plan_sampling(event, so);
     EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.error().message);
     if (!plan.ok()) return r;
@@ -230,6 +233,39 @@ TEST(Sampler, CallChainsAreTheShadowStackAtTheSampledInstruction) {
     ASSERT_FALSE(plain.profile.samples.empty());
     for (const Sample& s : plain.profile.samples) EXPECT_TRUE(s.callers.empty());
     EXPECT_EQ(plain.g_written_chains, 0u);
+}
+
+TEST(Sampler, CallEdgesCarryEachCallsInclusiveCost) {
+    const unsigned iterations = 8 * 101 * 2;
+    for (const char* event : {"1stL_cache_load_miss_retired:precise=1", "1stL_cache_load_miss_retired"}) {
+        SCOPED_TRACE(event);
+        const Recorded r = run(event, 101, iterations, true, true, false);  // edges without -g
+        ASSERT_EQ(r.profile.processes.size(), 1u);
+        const Process& p = r.profile.processes[0];
+        ASSERT_EQ(p.calls.size(), 2u);
+        const CallEdge& outer = p.calls.at({kMainCall, kOuterCall});
+        const CallEdge& inner = p.calls.at({kOuterCall, kLoadPc - 3 * kFiller});
+        EXPECT_EQ(outer.calls, iterations);
+        EXPECT_EQ(inner.calls, iterations);
+        // Every event is the load's, inside both calls.
+        EXPECT_EQ(inner.exact, exact_total(r.profile));
+        EXPECT_EQ(outer.exact, exact_total(r.profile));
+        // A sample counts in the calls open at its instruction (with IEBS the skid takes the samples past inner's
+        // return, into outer's; with PEBS they are all the load's).
+        std::uint64_t in_outer = 0, in_inner = 0;
+        for (const Sample& s : r.profile.samples) {
+            const std::size_t depth = callers_at(s.ip).size();
+            in_outer += depth >= 1;
+            in_inner += depth == 2;
+        }
+        EXPECT_EQ(inner.samples, in_inner);
+        EXPECT_EQ(outer.samples, in_outer);
+        EXPECT_GT(outer.samples, 0u);
+        EXPECT_EQ(r.g_written_chains, 0u);
+    }
+    // Without --callgrind no edge is written.
+    const Recorded plain = run("1stL_cache_load_miss_retired:precise=1", 101, 8 * 101, true, false);
+    EXPECT_TRUE(plain.profile.processes.at(0).calls.empty());
 }
 
 TEST(Sampler, ExactCountsMatchACountingRun) {
