@@ -55,7 +55,8 @@ tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.
 	$(GTEST_LIBS)
 tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp \
 	tests/unit/progress_test.cpp tests/unit/sampler_test.cpp tests/unit/record_writers_test.cpp \
-	tests/unit/sample_plan_test.cpp tests/unit/shadow_stack_test.cpp tests/unit/call_edges_test.cpp
+	tests/unit/sample_plan_test.cpp tests/unit/shadow_stack_test.cpp tests/unit/call_edges_test.cpp \
+	tests/unit/guest_instructions.h
 TESTS += tests/unit/netburst_run_unit_tests
 
 # The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.

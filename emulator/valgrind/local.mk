@@ -26,7 +26,7 @@ EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/val
 	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h \
 	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_isa.h emulator/valgrind/machine_info.h \
 	emulator/valgrind/sampler.h emulator/valgrind/sample_file.h emulator/valgrind/pc_counts.h \
-	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h
+	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h emulator/valgrind/address_table.h
 
 nb-vgtool:
 	+@$(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
@@ -75,7 +75,7 @@ libnetburst_vghost_a_SOURCES = \
 	emulator/valgrind/guest_isa.h emulator/valgrind/guest_isa.cpp \
 	emulator/valgrind/machine_info.h emulator/valgrind/machine_info.cpp \
 	emulator/valgrind/sampler.h emulator/valgrind/sampler.cpp emulator/valgrind/pc_counts.h \
-	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h \
+	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h emulator/valgrind/address_table.h \
 	emulator/valgrind/sample_file.h emulator/valgrind/sample_file.cpp
 
 check_PROGRAMS += tests/emulator/vgtool_tests

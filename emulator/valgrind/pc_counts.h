@@ -1,50 +1,35 @@
-// A count per instruction address, for the sampler's exact per-instruction counts: open addressing with linear
-// probing over a power-of-two table that doubles at half load. Freestanding: memory comes from the allocator the
-// owner gives (Valgrind's in the tool, malloc in tests).
+// A count per instruction address, for the sampler's exact per-instruction counts (address_table.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "emulator/valgrind/address_table.h"
 
 namespace netburst::emu::vg {
 
 class PcCounts {
 public:
     struct Entry {
-        std::uint64_t pc;     // 0: empty (no instruction lives at address 0)
-        std::uint64_t count;
-        bool sampled;         // a sample named this address (its place in the source is wanted too)
-    };
-    using Alloc = void* (*)(std::size_t);
-    using Free = void (*)(void*);
+        std::uint64_t pc = 0;     // 0: empty (no instruction lives at address 0)
+        std::uint64_t count = 0;
+        bool sampled = false;     // a sample named this address (its place in the source is wanted too)
 
-    PcCounts() = default;
-    PcCounts(const PcCounts&) = delete;  // one owner of the table
-    PcCounts& operator=(const PcCounts&) = delete;
-    ~PcCounts() {
-        if (table_ != nullptr && free_ != nullptr) free_(table_);
-    }
+        bool empty() const { return pc == 0; }
+        bool same_key(const Entry& e) const { return pc == e.pc; }
+        std::uint64_t key_hash() const { return pc; }
+    };
+    using Alloc = AddressTable<Entry>::Alloc;
+    using Free = AddressTable<Entry>::Free;
 
     // False when memory runs out.
-    bool init(Alloc alloc, Free release) {
-        alloc_ = alloc;
-        free_ = release;
-        return resize(1024);
-    }
-    void clear() {
-        for (std::size_t i = 0; i < capacity_; ++i) table_[i] = Entry{0, 0, false};
-        used_ = 0;
-    }
+    bool init(Alloc alloc, Free release) { return table_.init(alloc, release, 1024); }
+    void clear() { table_.clear(); }
     // The entry of `pc`, made when new; nullptr when pc is 0 or memory runs out.
     Entry* find_or_add(std::uint64_t pc) {
-        if (pc == 0) return nullptr;
-        if (2 * (used_ + 1) > capacity_ && !resize(capacity_ * 2)) return nullptr;
-        Entry* e = slot(pc);
-        if (e->pc == 0) {
-            e->pc = pc;
-            ++used_;
-        }
-        return e;
+        Entry key;
+        key.pc = pc;
+        return table_.find_or_add(key);
     }
     void add(std::uint64_t pc, std::uint64_t count) {
         if (Entry* e = find_or_add(pc)) e->count += count;
@@ -54,42 +39,12 @@ public:
     }
     template <typename Fn>
     void for_each(Fn fn) const {
-        for (std::size_t i = 0; i < capacity_; ++i)
-            if (table_[i].pc != 0) fn(table_[i]);
+        table_.for_each(fn);
     }
-    std::size_t size() const { return used_; }
+    std::size_t size() const { return table_.size(); }
 
 private:
-    Entry* slot(std::uint64_t pc) const {
-        // Fibonacci hashing: instruction addresses are dense and their low bits alone would cluster.
-        std::size_t i = static_cast<std::size_t>((pc * 0x9E3779B97F4A7C15ull) >> 20) & (capacity_ - 1);
-        while (table_[i].pc != 0 && table_[i].pc != pc) i = (i + 1) & (capacity_ - 1);
-        return &table_[i];
-    }
-    bool resize(std::size_t capacity) {
-        auto* fresh = static_cast<Entry*>(alloc_(capacity * sizeof(Entry)));
-        if (!fresh) return false;
-        Entry* old = table_;
-        const std::size_t old_capacity = capacity_;
-        table_ = fresh;
-        capacity_ = capacity;
-        used_ = 0;
-        clear();
-        for (std::size_t i = 0; i < old_capacity; ++i)
-            if (old[i].pc != 0) {
-                Entry* e = slot(old[i].pc);
-                *e = old[i];
-                ++used_;
-            }
-        if (old) free_(old);
-        return true;
-    }
-
-    Alloc alloc_ = nullptr;
-    Free free_ = nullptr;
-    Entry* table_ = nullptr;
-    std::size_t capacity_ = 0;
-    std::size_t used_ = 0;
+    AddressTable<Entry> table_;
 };
 
 }  // namespace netburst::emu::vg

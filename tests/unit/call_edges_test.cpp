@@ -10,8 +10,10 @@
 #include <utility>
 
 #include "emulator/valgrind/shadow_stack.h"
+#include "tests/unit/guest_instructions.h"
 
 using namespace netburst::emu;
+using namespace netburst::emu::test;
 using netburst::emu::vg::CallEdges;
 using netburst::emu::vg::ShadowStack;
 
@@ -20,43 +22,9 @@ namespace {
 void* test_alloc(std::size_t n) { return std::malloc(n); }
 void test_free(void* p) { std::free(p); }
 
-Instruction call(std::uint64_t pc, std::uint64_t target) {
-    Instruction i;
-    i.pc = pc;
-    i.length = 5;
-    i.cls = InsnClass::DirectCall;
-    i.taken = true;
-    i.target = target;
-    return i;
-}
 
-Instruction ret(std::uint64_t pc, std::uint64_t target) {
-    Instruction i;
-    i.pc = pc;
-    i.length = 1;
-    i.cls = InsnClass::Return;
-    i.taken = true;
-    i.target = target;
-    return i;
-}
 
-Instruction jump(std::uint64_t pc, std::uint64_t target, bool indirect) {
-    Instruction i;
-    i.pc = pc;
-    i.length = indirect ? 6 : 5;
-    i.cls = indirect ? InsnClass::IndirectJump : InsnClass::DirectJump;
-    i.taken = true;
-    i.target = target;
-    return i;
-}
 
-Instruction alu(std::uint64_t pc) {
-    Instruction i;
-    i.pc = pc;
-    i.length = 3;
-    i.cls = InsnClass::IntAlu;
-    return i;
-}
 
 struct Edge {
     std::uint64_t calls = 0, exact = 0, samples = 0;

@@ -15,9 +15,11 @@
 #include "emulator/run/sample_input.h"
 #include "emulator/run/sample_plan.h"
 #include "emulator/valgrind/sampler.h"
+#include "tests/unit/guest_instructions.h"
 
 using namespace netburst;
 using namespace netburst::emu;
+using namespace netburst::emu::test;
 using namespace netburst::emu::run;
 
 namespace {
@@ -32,13 +34,6 @@ constexpr std::uint64_t kRing = 0x10000760;  // eight addresses 8 KB apart: one 
 constexpr unsigned kRingSize = 8;
 constexpr unsigned kFiller = 24;  // independent ALU instructions on each side of the load
 
-Instruction alu(std::uint64_t pc) {
-    Instruction i;
-    i.pc = pc;
-    i.length = 3;
-    i.cls = InsnClass::IntAlu;
-    return i;
-}
 
 struct Recorded {
     Profile profile;

@@ -6,30 +6,15 @@
 #include <vector>
 
 #include "emulator/valgrind/shadow_stack.h"
+#include "tests/unit/guest_instructions.h"
 
 using namespace netburst::emu;
+using namespace netburst::emu::test;
 using netburst::emu::vg::ShadowStack;
 
 namespace {
 
-Instruction call(std::uint64_t pc, std::uint8_t length = 5, bool indirect = false) {
-    Instruction i;
-    i.pc = pc;
-    i.length = length;
-    i.cls = indirect ? InsnClass::IndirectCall : InsnClass::DirectCall;
-    i.taken = true;
-    return i;
-}
 
-Instruction ret(std::uint64_t pc, std::uint64_t target) {
-    Instruction i;
-    i.pc = pc;
-    i.length = 1;
-    i.cls = InsnClass::Return;
-    i.taken = true;
-    i.target = target;
-    return i;
-}
 
 std::vector<std::uint64_t> chain(const ShadowStack& s) {
     std::vector<std::uint64_t> out;
@@ -42,7 +27,7 @@ using Chain = std::vector<std::uint64_t>;
 TEST(ShadowStack, CallsPushTheirReturnAddressAndReturnsPopIt) {
     ShadowStack s;
     s.update(call(0x1000));                 // main calls outer
-    s.update(call(0x2000, 2, true));        // outer calls inner through a register: a 2-byte call
+    s.update(call(0x2000, 0, 2, true));        // outer calls inner through a register: a 2-byte call
     EXPECT_EQ(chain(s), (Chain{0x2002, 0x1005}));
     Instruction alu;
     alu.pc = 0x3000;
