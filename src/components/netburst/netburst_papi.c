@@ -306,6 +306,13 @@ static int _netburst_set_overflow(EventSetInfo_t *ESI, int EventIndex, int thres
 
 	if (position < 0)
 		return PAPI_EINVAL;
+	/* PAPI_profil's address-register flags need the address a PEBS record holds: only a precise event (libpfm4's
+	 * :precise=N, on IQ_COUNTER4) samples one. */
+	if (threshold > 0 && (ESI->profile.flags & (PAPI_PROFIL_DATA_EAR | PAPI_PROFIL_INST_EAR)) &&
+	    !(set->pebs_event >= 0 && set->counter_of[set->pebs_event] == set->counter_of[position])) {
+		SUBDBG("PAPI_PROFIL_DATA_EAR and PAPI_PROFIL_INST_EAR need a PEBS event (:precise=N)\n");
+		return PAPI_ENOSUPP;
+	}
 	status = nb_event_set_set_overflow(set, (unsigned)position, threshold);
 	if (status != NB_STATUS_OK)
 		return papi_status(status);
@@ -320,14 +327,28 @@ static int _netburst_set_overflow(EventSetInfo_t *ESI, int EventIndex, int thres
  * interrupt's own facts instead: the instruction it returns to after the modelled skid, which is PAPI's address,
  * and the events whose counters overflowed, which is the overflow vector (bit i for the set's native event i, as
  * PAPI numbers them in pos[]). Taking an interrupt reloads its counters for the next period. */
-static void dispatch_interrupts(_papi_hwi_context_t *context, ThreadInfo_t *thread, struct nb_event_set *set)
+static void dispatch_interrupts(_papi_hwi_context_t *context, ThreadInfo_t *thread, EventSetInfo_t *ESI)
 {
-	uint64_t address, events;
+	struct nb_event_set *set = (struct nb_event_set *)ESI->ctl_state;
+	/* PAPI_profil with PAPI_PROFIL_DATA_EAR: the buckets count data addresses, as Itanium's data EAR gave them,
+	 * here the sampled load's or store's address from each PEBS record (INST_EAR: the record's instruction,
+	 * which PEBS samples anyway). */
+	const int data_ear = (ESI->state & PAPI_PROFILING) && (ESI->profile.flags & PAPI_PROFIL_DATA_EAR);
+	uint64_t address, events, samples;
 	vptr_t pc;
 
-	while (nb_event_set_take_overflow(set, &address, &events) == NB_STATUS_OK) {
+	for (;;) {
+		samples = set->pebs_samples;
+		if (nb_event_set_take_overflow(set, &address, &events) != NB_STATUS_OK)
+			break;
 		if (events == 0)
 			continue;
+		if (data_ear) {
+			/* Only a PEBS record has a data address (set_overflow refuses the flag for other events). */
+			if (set->pebs_samples == samples || !set->pebs_last.has_data_address)
+				continue;
+			address = set->pebs_last.data_address;
+		}
 		/* 0: the thread stopped running before the interrupt's instruction retired; the nearest known point. */
 		pc = address != 0 ? (vptr_t)(uintptr_t)address : GET_OVERFLOW_ADDRESS((*context));
 		_papi_hwi_dispatch_overflow_signal(context, pc, NULL, (long long)events, 0, &thread,
@@ -364,7 +385,7 @@ static void _netburst_dispatch_timer(int signal, hwd_siginfo_t *info, void *uc)
 	context.si = info;
 	context.ucontext = (hwd_ucontext_t *)uc;
 	if (_netburst_vector.cmp_info.hardware_intr && signal == _netburst_vector.cmp_info.hardware_intr_sig) {
-		dispatch_interrupts(&context, thread, (struct nb_event_set *)set->ctl_state);
+		dispatch_interrupts(&context, thread, set);
 		return;
 	}
 	/* PAPI checks that this thread's running event set overflows in software, samples it and dispatches. */

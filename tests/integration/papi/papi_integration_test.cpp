@@ -300,7 +300,8 @@ TEST(HardwareOverflow, PreciseEventSamplesTheExactInstructionByPebs) {
                                   "every_address_is_the_load", "vector_names_the_event", "one_call_per_period",
                                   "count_is_the_misses", "records_have_rax", "rax_is_the_data_address",
                                   "rax_is_the_ring", "every_field_valid", "registers_are_the_instructions",
-                                  "rdx_counts_the_loop"})
+                                  "rdx_counts_the_loop", "data_profile_needs_pebs", "data_profile_set",
+                                  "data_profile_one_per_period", "data_profile_is_the_ring"})
             EXPECT_NE(r.output.find(std::string("ok ") + check + "\n"), std::string::npos)
                 << command << ": " << check << "\n" << r.output;
         EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << command << "\n" << r.output;
