@@ -28,8 +28,8 @@ namespace netburst::emu::run {
 namespace {
 
 const char* kUsage =
-    "Usage: netburst-run record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [-o FILE] [--callgrind FILE] [OPTIONS] [--]\n"
-    "                           PROGRAM [ARGS...]\n"
+    "Usage: netburst-run record [-e EVENT] [-c PERIOD | -F FREQ] [-d] [-g] [-o FILE] [--callgrind FILE] [OPTIONS]\n"
+    "                           [--] PROGRAM [ARGS...]\n"
     "Sample one event of PROGRAM on an emulated Intel Pentium 4 (NetBurst) and write perf.data, which perf report,\n"
     "perf script, perf annotate and perf mem report read.\n"
     "\n"
@@ -47,6 +47,8 @@ const char* kUsage =
     "                       of the program's stack: it needs no frame pointers and no debug information\n"
     "      --call-graph=MODE  the same as -g for MODE fp (perf's default; the chain still comes from the shadow\n"
     "                       stack); dwarf and lbr are not offered\n"
+    "  -d, --data           samples carry their data address (perf mem report): PEBS samples always do, and\n"
+    "                       only they can, so -d asks for an event with :precise\n"
     "  -o, --output FILE    the perf.data file (default perf.data; an existing one becomes FILE.old)\n"
     "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
     "                       count beside samples x period, and the call edges from the shadow call stack, with\n"
@@ -72,6 +74,7 @@ struct RecordOptions {
     std::string output = "perf.data";
     std::string callgrind;
     bool callchain = false;
+    bool data = false;  // -d: perf's "sample addresses": PEBS samples carry them anyway
     unsigned model = kDefaultModel;
     long pmi_skid = -1;
     bool kernel_model = true;
@@ -112,12 +115,12 @@ RecordOptions parse(int argc, char** argv) {
         {"no-children", no_argument, nullptr, kNoChildren}, {"no-progress", no_argument, nullptr, kNoProgress},
         {"quiet", no_argument, nullptr, 'q'},
         {"valgrind-option", required_argument, nullptr, kValgrindOption},
-        {"freq", required_argument, nullptr, 'F'},       {"call-graph", required_argument, nullptr, kCallGraph},
+        {"freq", required_argument, nullptr, 'F'},       {"data", no_argument, nullptr, 'd'},       {"call-graph", required_argument, nullptr, kCallGraph},
         {"help", no_argument, nullptr, 'h'},             {nullptr, 0, nullptr, 0}};
     RecordOptions o;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+e:c:o:qF:gh", kLong, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, "+e:c:o:qF:gdh", kLong, nullptr)) != -1) {
         switch (c) {
         case 'e':
             if (!o.event.empty()) usage_error("one event per recording (-e given twice)");
@@ -157,6 +160,7 @@ RecordOptions parse(int argc, char** argv) {
             if (o.frequency == 0) usage_error("-F 0: give a frequency of 1 or more samples a second");
             break;
         case 'g': o.callchain = true; break;
+        case 'd': o.data = true; break;
         case kCallGraph: {
             const std::string mode(optarg);
             // perf's --call-graph=fp[,SIZE] and perf's record-mode spelling; the chain is the shadow stack's anyway.
@@ -197,6 +201,9 @@ int record_main(int argc, char** argv) {
     else fail(fp.error().message);
     auto plan = plan_sampling(o.event, so);
     if (!plan) fail(plan.error().message);
+    if (o.data && !plan->event.precise)
+        fail("-d: data addresses come from PEBS records: sample an at-retirement metric with :precise=1 (for "
+             "example 1stL_cache_load_miss_retired:precise=1; netburst-events lists the metrics)");
     // The file names may be patterns (%r, %p, %h), as for counting runs: checked before the run, expanded after.
     for (const std::string* pattern : {&o.output, &o.callgrind})
         if (auto checked = expand_output_pattern(*pattern, process_pattern_context(0)); !checked)

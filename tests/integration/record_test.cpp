@@ -535,6 +535,9 @@ TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {
     const ToolRun freq = run_command(base + "-e 1stL_cache_load_miss_retired -F 1000 -- " + guest());
     EXPECT_EQ(freq.status, 125);
     EXPECT_NE(freq.err.find("-c"), std::string::npos) << freq.err;
+    const ToolRun data = run_command(base + "-d -e instr_retired:NBOGUSNTAG -- " + guest());
+    EXPECT_EQ(data.status, 125);
+    EXPECT_NE(data.err.find(":precise=1"), std::string::npos) << data.err;
     const ToolRun both = run_command(base + "-c 1000 -F 1000 -- " + guest());
     EXPECT_EQ(both.status, 125);
     EXPECT_NE(both.err.find("-c or -F"), std::string::npos) << both.err;
