@@ -281,6 +281,13 @@ int record_main(int argc, char** argv) {
                       << vg::ShadowStack::kCapacity << " entries (no chain entry or call edge of their own)";
         std::cerr << " ]\n";
     }
+    // An empty profile is worth a word even with -q: perf report would show nothing and not say why.
+    if (profile.samples.empty() && !profile.event.exact_unsupported &&
+        profile.event.exact_total < profile.event.period)
+        std::cerr << "netburst-run record: no samples: the event counted "
+                  << with_commas(static_cast<std::int64_t>(profile.event.exact_total)) << ", less than one period ("
+                  << with_commas(static_cast<std::int64_t>(profile.event.period)) << "); give a smaller -c"
+                  << (profile.event.frequency != 0 ? " or a higher -F" : "") << "\n";
     return exit_status;
 }
 

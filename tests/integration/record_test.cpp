@@ -543,6 +543,17 @@ TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {
     EXPECT_NE(both.err.find("-c or -F"), std::string::npos) << both.err;
 }
 
+// A recording with no sample says why: the event counted less than one period.
+TEST(RecordDefaults, NoSamplesSaysWhy) {
+    const ToolRun run = run_command(netburst_run() + " record -q --no-progress -F 1 -o " + ::testing::TempDir() +
+                                    "empty.data -- " + guest());
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.err.find("no samples: the event counted"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("less than one period (2,800,000,000); give a smaller -c or a higher -F"),
+              std::string::npos)
+        << run.err;
+}
+
 // Without -e, as perf record: cycles, 4000 samples a second of the emulated clock (2.80 GHz on model 2).
 TEST(RecordDefaults, CyclesAtPerfsFrequency) {
     const std::string data = ::testing::TempDir() + "cycles.data";
