@@ -309,7 +309,7 @@ static int _netburst_set_overflow(EventSetInfo_t *ESI, int EventIndex, int thres
 	/* PAPI_profil's address-register flags need the address a PEBS record holds: only a precise event (libpfm4's
 	 * :precise=N, on IQ_COUNTER4) samples one. */
 	if (threshold > 0 && (ESI->profile.flags & (PAPI_PROFIL_DATA_EAR | PAPI_PROFIL_INST_EAR)) &&
-	    !(set->pebs_event >= 0 && set->counter_of[set->pebs_event] == set->counter_of[position])) {
+	    !nb_event_set_counter_is_pebs(set, set->counter_of[position])) {
 		SUBDBG("PAPI_PROFIL_DATA_EAR and PAPI_PROFIL_INST_EAR need a PEBS event (:precise=N)\n");
 		return PAPI_ENOSUPP;
 	}

@@ -59,7 +59,7 @@ void apply_stop(Backend& backend, const nb_event_set* set) {
 // written (each stands for a period: period - 1 counted events and the sampled one) plus what it counted since
 // the last reload. The PMU writes the DS area behind the compiler's back, so its fields are read as volatile.
 bool pebs_counting(const nb_event_set* set, unsigned c) {
-    return set->pebs_armed && set->pebs_event >= 0 && set->counter_of[set->pebs_event] == static_cast<int>(c);
+    return set->pebs_armed && nb_event_set_counter_is_pebs(set, static_cast<int>(c));
 }
 
 std::uint64_t ds_field(const nb_event_set* set, unsigned offset) {
@@ -609,7 +609,7 @@ int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigne
     if (event >= set->num_events || threshold < 0 || threshold > (1ll << 31) || set->running) return NB_STATUS_INVALID;
     if (component.backend().interrupt_signal() == 0 || !component.cpu().per_thread_pmu) return NB_STATUS_UNSUPPORTED;
     const unsigned c = static_cast<unsigned>(set->counter_of[event]);
-    if (set->pebs_event >= 0 && set->counter_of[set->pebs_event] == static_cast<int>(c))
+    if (nb_event_set_counter_is_pebs(set, static_cast<int>(c)))
         return set_pebs_overflow(set, c, threshold);
     const bool interrupt = threshold > 0;
     const std::uint64_t cccr = cccr_with_overflow_interrupt(set->cccr[c], interrupt, set->logical_processor);

@@ -97,6 +97,11 @@ struct nb_event_set {
     unsigned char pebs_area[NB_PEBS_AREA_BYTES] __attribute__((aligned(64)));
 };
 
+/* Does counter `counter` hold the set's PEBS (:precise) event? Its overflow is then sampled by PEBS records. */
+static inline int nb_event_set_counter_is_pebs(const struct nb_event_set* set, int counter) {
+    return set->pebs_event >= 0 && set->counter_of[set->pebs_event] == counter;
+}
+
 /* Per-thread context (PAPI's hwd_context_t for the thread that owns the event sets). */
 struct nb_thread {
     uint8_t logical_processor;
