@@ -174,7 +174,6 @@ RecordOptions parse(int argc, char** argv) {
         }
     }
     for (int i = optind; i < argc; ++i) o.command.emplace_back(argv[i]);
-    if (o.period != 0 && o.frequency != 0) usage_error("give -c or -F, not both");
     if (o.event.empty()) o.event = "PAPI_TOT_CYC";  // perf record's default event: cycles
     if (o.command.empty()) usage_error("no program to run");
     return o;

@@ -85,13 +85,19 @@ bool counts_cycles(const std::string& native) {
 // The emulated clock: the model's nominal frequency (its brand string), which --clock=emulated also runs at.
 std::uint64_t clock_hz(unsigned model) { return std::uint64_t{vg::guest_cpu_mhz(model)} * 1000000; }
 
-// -c as given; -F (or the default for a cycle event) as the period that gives that many samples a second of the
-// emulated clock. The period is fixed, not adapted as Linux adapts it: a cycle event's rate is the clock.
-Result<std::uint64_t> sample_period(const std::string& native, const SampleOptions& o) {
+// How often to sample: -c as given; -F (or the default for a cycle event) as the period that gives that many samples
+// a second of the emulated clock, with that frequency. The period is fixed, not adapted as Linux adapts it: a cycle
+// event's rate is the clock.
+struct SampleRate {
+    std::uint64_t period = 0;
+    std::uint64_t frequency = 0;  // 0: a period, not a frequency
+};
+
+Result<SampleRate> sample_rate(const std::string& native, const SampleOptions& o) {
     if (o.period != 0 && o.frequency != 0) return bad("give -c or -F, not both");
-    if (o.period != 0) return o.period;
+    if (o.period != 0) return SampleRate{o.period, 0};
     const bool cycles = counts_cycles(native);
-    if (o.frequency == 0 && !cycles) return kDefaultPeriod;
+    if (o.frequency == 0 && !cycles) return SampleRate{kDefaultPeriod, 0};
     if (!cycles)
         return bad("-F needs an event that counts cycles (PAPI_TOT_CYC, " + std::string(kCycleEvent) + "): " +
                    native + " has no rate known before the run; give a period with -c");
@@ -100,7 +106,7 @@ Result<std::uint64_t> sample_period(const std::string& native, const SampleOptio
     if (frequency > hz / 2)
         return bad("-F " + std::to_string(frequency) + " is more than half the emulated clock (" +
                    std::to_string(hz / 1000000) + " MHz)");
-    return (hz + frequency / 2) / frequency;
+    return SampleRate{(hz + frequency / 2) / frequency, frequency};
 }
 
 void add_writes(vg::EventProgram* p, const std::vector<MsrWrite>& writes, unsigned pmu) {
@@ -128,9 +134,10 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
                    join_all(user.natives) + "): sample one of them");
     const EventRequest request = counting->requests.at(user.terms[0]);
     const bool pebs = request.precise != 0;
-    auto period = sample_period(user.natives[0], o);
-    if (!period) return period.error();
-    if (*period < vg::min_sample_period(pebs) || *period > vg::kMaxSamplePeriod)
+    auto rate = sample_rate(user.natives[0], o);
+    if (!rate) return rate.error();
+    const std::uint64_t period = rate->period;
+    if (period < vg::min_sample_period(pebs) || period > vg::kMaxSamplePeriod)
         return bad("the period (-c) must be between " + std::to_string(vg::min_sample_period(pebs)) + " and 2^39" +
                    (pebs ? " for PEBS (the counter overflows one event before the sampled one)" : ""));
 
@@ -144,7 +151,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     plan.counter = static_cast<unsigned>(sampling->requests[0].result_counter);
     vg::EventProgram& p = plan.program;
     p.num_pmus = 2;
-    add_writes(&p, sampling_writes(*sampling, plan.counter, *period, pebs), 0);
+    add_writes(&p, sampling_writes(*sampling, plan.counter, period, pebs), 0);
     const Schedule& exact = counting->schedules.at(0);
     add_writes(&p, start_writes(exact), 1);
     vg::ProgramEvent e;
@@ -158,7 +165,7 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     p.sample.enabled = true;
     p.sample.pebs = pebs;
     p.sample.counter = static_cast<std::uint8_t>(plan.counter);
-    p.sample.period = *period;
+    p.sample.period = period;
     p.sample.exact_pmu = 1;
     p.sample.exact_counter = e.counter;
     p.sample.callchain = o.callchain;
@@ -167,8 +174,8 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     SampledEvent& ev = plan.event;
     ev.name = text;
     ev.native = user.natives[0];
-    ev.period = *period;
-    if (o.period == 0 && counts_cycles(user.natives[0])) ev.frequency = o.frequency != 0 ? o.frequency : kDefaultFrequency;
+    ev.period = period;
+    ev.frequency = rate->frequency;
     ev.precise = pebs;
     ev.precise_level = request.precise_asked;
     const Privilege privilege = request.privilege_explicit ? request.privilege : po.default_privilege;
