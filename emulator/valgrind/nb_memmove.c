@@ -1,7 +1,9 @@
-/* The memmove behind compiler-generated calls in the tool (the core model's cache LRU updates move a few dozen
- * bytes per access). Valgrind's own (m_main.c) copies byte by byte, which cost about 4 % of a run; tool.mk links
- * with --wrap=memmove so that those calls come here instead. Valgrind's core calls VG_(memmove), not memmove,
- * and is not affected. */
+/* The library functions behind compiler-generated calls in the tool, which has no C library.
+ * memmove: the core model's cache LRU updates move a few dozen bytes per access. Valgrind's own (m_main.c)
+ * copies byte by byte, which cost about 4 % of a run; tool.mk links with --wrap=memmove so that those calls come
+ * here instead. Valgrind's core calls VG_(memmove), not memmove, and is not affected.
+ * strlen: Valgrind defines none. Within one file the compiler folds strlen of a constant, but with link-time
+ * optimisation it may keep the call (emulator/pmu/table_facts.cpp). */
 #include "pub_tool_basics.h"
 
 void* __wrap_memmove(void* dest, const void* src, SizeT n);
@@ -31,4 +33,12 @@ void* __wrap_memmove(void* dest, const void* src, SizeT n) {
         while (n--) *--d = *--s;
     }
     return dest;
+}
+
+SizeT strlen(const HChar* s);
+
+SizeT strlen(const HChar* s) {
+    SizeT n = 0;
+    while (s[n] != 0) ++n;
+    return n;
 }

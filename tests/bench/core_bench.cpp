@@ -90,6 +90,46 @@ std::vector<Instruction> typical_mix(std::size_t n) {
     return v;
 }
 
+// examples/matmul.c's inner loop at N = 200, as gcc -O2 compiles it: a row of a read in order, a column of b read
+// 1600 bytes per step (every load of b misses the L1 and hits the L2) and the running sum in one register, a
+// chain of dependent adds. The stand-in for the Valgrind benchmark's matmul, without Valgrind.
+std::vector<Instruction> matmul_column(std::size_t n) {
+    constexpr std::uint64_t kN = 200, kRow = kN * 8;
+    const std::uint64_t a = 0x600000, b = 0x800000, body = 0x401160;
+    std::vector<Instruction> v;
+    v.reserve(n + 16);
+    for (std::uint64_t col = 0; v.size() < n; ++col) {
+        const std::uint64_t i = col / kN % kN, j = col % kN;
+        for (std::uint64_t k = 0; k < kN; ++k) {
+            std::uint64_t pc = body;
+            auto add = [&](Instruction insn, std::uint8_t length) {
+                insn.pc = pc;
+                insn.length = length;
+                pc += length;
+                v.push_back(insn);
+            };
+            Instruction ld = make(0, InsnClass::SimdMove, reg_gpr(2), reg_xmm(0));
+            ld.num_mem = 1;
+            ld.mem[0] = MemOperand{a + i * kRow + k * 8, 8, false};
+            add(ld, 4);                                                                      // movsd (%rdx),%xmm0
+            Instruction mul = make(0, InsnClass::SseScalarDp, reg_gpr(0) | reg_xmm(0), reg_xmm(0));
+            mul.num_mem = 1;
+            mul.mem[0] = MemOperand{b + k * kRow + j * 8, 8, false};
+            add(mul, 4);                                                                     // mulsd (%rax),%xmm0
+            add(make(0, InsnClass::IntAlu, reg_gpr(0), reg_gpr(0) | kRegFlags), 6);          // add $0xc80,%rax
+            add(make(0, InsnClass::IntAlu, reg_gpr(2), reg_gpr(2) | kRegFlags), 4);          // add $0x8,%rdx
+            add(make(0, InsnClass::SseScalarDp, reg_xmm(0) | reg_xmm(1), reg_xmm(1)), 4);    // addsd %xmm0,%xmm1
+            add(make(0, InsnClass::IntAlu, reg_gpr(1) | reg_gpr(0), kRegFlags), 3);          // cmp %rcx,%rax
+            Instruction br = make(0, InsnClass::CondBranch, kRegFlags, 0);
+            br.taken = k + 1 < kN;
+            br.target = body;
+            add(br, 2);                                                                      // jne
+        }
+    }
+    v.resize(n);
+    return v;
+}
+
 // Pointer-free integer code that misses nothing: the best case.
 std::vector<Instruction> alu_only(std::size_t n) {
     std::vector<Instruction> v;
@@ -141,6 +181,12 @@ void BM_CoreTypicalMixHtConfig(benchmark::State& state) {
     run(state, trace, true);
 }
 BENCHMARK(BM_CoreTypicalMixHtConfig)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+void BM_CoreMatmulColumn(benchmark::State& state) {
+    static const std::vector<Instruction> trace = matmul_column(1 << 20);
+    run(state, trace, false);
+}
+BENCHMARK(BM_CoreMatmulColumn)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 }  // namespace
 BENCHMARK_MAIN();
