@@ -1,5 +1,5 @@
 // The call edges of one process image for `netburst-run record --callgrind`: per (call site, callee) pair, how many
-// calls were made and what the sampled event cost while they were open, inclusive of everything they called (the
+// calls were made and what each sampled event cost while they were open, inclusive of everything they called (the
 // exact count, and the samples taken). The shadow call stack (shadow_stack.h) adds a call's costs when the call
 // returns, or when its thread or the image ends with the call still open. The table is address_table.h's.
 #pragma once
@@ -8,8 +8,37 @@
 #include <cstdint>
 
 #include "emulator/valgrind/address_table.h"
+#include "emulator/valgrind/program_file.h"
 
 namespace netburst::emu::vg {
+
+// What the recording's events cost over some stretch of a thread: per sampled event (SampleSpec::events, in the
+// order of record's -e), its exact count and its samples. Fixed arrays: the shadow stack copies one per call.
+struct EventCosts {
+    std::uint64_t exact[kMaxSampledEvents] = {};
+    std::uint64_t samples[kMaxSampledEvents] = {};
+
+    bool zero() const {
+        for (unsigned i = 0; i < kMaxSampledEvents; ++i)
+            if ((exact[i] | samples[i]) != 0) return false;
+        return true;
+    }
+    // What came since `before` (the running costs only grow).
+    EventCosts since(const EventCosts& before) const {
+        EventCosts d;
+        for (unsigned i = 0; i < kMaxSampledEvents; ++i) {
+            d.exact[i] = exact[i] - before.exact[i];
+            d.samples[i] = samples[i] - before.samples[i];
+        }
+        return d;
+    }
+    void add(const EventCosts& more) {
+        for (unsigned i = 0; i < kMaxSampledEvents; ++i) {
+            exact[i] += more.exact[i];
+            samples[i] += more.samples[i];
+        }
+    }
+};
 
 class CallEdges {
 public:
@@ -17,8 +46,7 @@ public:
         std::uint64_t site = 0;     // the call instruction's address (0: empty slot)
         std::uint64_t callee = 0;   // where the call went (shadow_stack.h: followed through a stub's jumps)
         std::uint64_t calls = 0;
-        std::uint64_t exact = 0;    // the exact count while the calls were open
-        std::uint64_t samples = 0;  // samples taken while they were open
+        EventCosts costs;           // each event's exact count and samples while the calls were open
 
         bool empty() const { return site == 0; }
         bool same_key(const Entry& e) const { return site == e.site && callee == e.callee; }
@@ -32,15 +60,14 @@ public:
     bool init(Alloc alloc, Free release) { return table_.init(alloc, release, 256); }
     void clear() { table_.clear(); }
     // Adds to the edge site -> callee (made when new). Nothing to add, a site of 0 or no memory: nothing happens.
-    void add(std::uint64_t site, std::uint64_t callee, std::uint64_t calls, std::uint64_t exact, std::uint64_t samples) {
-        if ((calls | exact | samples) == 0) return;
+    void add(std::uint64_t site, std::uint64_t callee, std::uint64_t calls, const EventCosts& costs) {
+        if (calls == 0 && costs.zero()) return;
         Entry key;
         key.site = site;
         key.callee = callee;
         if (Entry* e = table_.find_or_add(key)) {
             e->calls += calls;
-            e->exact += exact;
-            e->samples += samples;
+            e->costs.add(costs);
         }
     }
     template <typename Fn>

@@ -13,8 +13,8 @@
 //   a return takes one of them back instead of looking at the entries.
 // - The kernel's own calls and returns (cpl 0: the synthetic kernel paths) are not the program's and are skipped.
 //
-// Call edges (update() given a CallEdges table): the thread's running costs (costs(): the exact count of the
-// sampled event and the samples, which the sampler adds as they come) are noted in each frame at its call; every
+// Call edges (update() given a CallEdges table): the thread's running costs (costs(): each sampled event's exact
+// count and samples, which the sampler adds as they come) are noted in each frame at its call; every
 // frame a return pops adds one call and the costs since then to the edge (call site, callee), so a multi-frame pop
 // closes each frame it passes. A callee whose first instructions are unconditional jumps (a PLT stub, a thunk) is
 // named after where they lead. Frames still open when their thread or image ends are closed by report_open().
@@ -35,10 +35,7 @@ public:
     static constexpr unsigned kCapacity = 127;
 
     // The thread's running costs, which the frames measure their calls against.
-    struct Costs {
-        std::uint64_t exact = 0;    // the sampled event's exact count
-        std::uint64_t samples = 0;
-    };
+    using Costs = EventCosts;
 
     void clear() {
         depth_ = 0;
@@ -79,8 +76,9 @@ public:
             }
     }
 
-    void add_exact(std::uint64_t n) { costs_.exact += n; }
-    void add_sample() { ++costs_.samples; }
+    // Sampled event `event` (SampleSpec::events' index) counted n more, or was sampled once more.
+    void add_exact(std::uint64_t n, unsigned event = 0) { costs_.exact[event] += n; }
+    void add_sample(unsigned event = 0) { ++costs_.samples[event]; }
     const Costs& costs() const { return costs_; }
     // The thread or its image ends with frames open: each adds its call (once) and its costs so far, and measures
     // from now on, should the image go on (an exec that failed).
@@ -117,8 +115,7 @@ private:
         bool reported;         // report_open() has counted its call already
     };
     void close(const Frame& f, CallEdges* edges) const {
-        edges->add(f.site, f.callee, f.reported ? 0 : 1, costs_.exact - f.at_call.exact,
-                   costs_.samples - f.at_call.samples);
+        edges->add(f.site, f.callee, f.reported ? 0 : 1, costs_.since(f.at_call));
     }
     // The first instructions of the callee just entered: while they are unconditional jumps, the callee is where
     // they go (a call through the PLT names the function, not its stub).
