@@ -14,11 +14,12 @@ class PcCounts {
 public:
     struct Entry {
         std::uint64_t pc = 0;     // 0: empty (no instruction lives at address 0)
-        std::uint64_t count[kMaxSampledEvents] = {};  // per sampled event (SampleSpec::events' index)
+        std::uint64_t count[kMaxSampledEvents];  // per sampled event (SampleSpec::events' index); a key leaves it unset
         bool sampled = false;     // a sample named this address (its place in the source is wanted too)
 
         bool empty() const { return pc == 0; }
         bool same_key(const Entry& e) const { return pc == e.pc; }
+        void set_key(const Entry& e) { pc = e.pc; }
         std::uint64_t key_hash() const { return pc; }
     };
     using Alloc = AddressTable<Entry>::Alloc;

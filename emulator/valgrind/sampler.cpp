@@ -22,7 +22,7 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
     writer_.set_sink(host.write);
     if (!counts_.init(host.alloc, host.release)) return "out of memory";
     if (spec.call_edges) {
-        if (!edges_.init(host.alloc, host.release)) return "out of memory";
+        if (!edges_.init(host.alloc, host.release, spec.num_events)) return "out of memory";
         edge_sink_ = &edges_;
     }
     if (const int pebs = spec.pebs_event(); pebs >= 0) {

@@ -91,6 +91,7 @@ public:
             last_exact_[i] = exact ? exact->counter_value(spec_.events[i].exact_counter) : 0;
         tid_ = tid;
         stack_ = keeps_stacks() ? stack : nullptr;
+        if (stack_) stack_->set_events(spec_.num_events);
     }
     // After each instruction the emulator ran for the current thread, on logical processor `lp`. Without -g and
     // --callgrind the only cost of the call stacks is the test of stack_.

@@ -59,7 +59,12 @@ public:
             entering_ = false;
             return;
         }
-        entries_[depth_++] = Frame{call.pc + call.length, call.pc, call.target, costs_, false};
+        Frame& f = entries_[depth_++];
+        f.return_address = call.pc + call.length;
+        f.site = call.pc;
+        f.callee = call.target;
+        f.at_call.copy_from(costs_, events_);  // the recording's events only: costs beyond them are never read
+        f.reported = false;
         entering_ = true;
     }
     void pop_to(std::uint64_t target, CallEdges* edges = nullptr) {
@@ -77,6 +82,8 @@ public:
     }
 
     // Sampled event `event` (SampleSpec::events' index) counted n more, or was sampled once more.
+    // How many events the recording samples (default 1): the costs the frames keep.
+    void set_events(unsigned events) { events_ = events; }
     void add_exact(std::uint64_t n, unsigned event = 0) { costs_.exact[event] += n; }
     void add_sample(unsigned event = 0) { ++costs_.samples[event]; }
     const Costs& costs() const { return costs_; }
@@ -115,7 +122,7 @@ private:
         bool reported;         // report_open() has counted its call already
     };
     void close(const Frame& f, CallEdges* edges) const {
-        edges->add(f.site, f.callee, f.reported ? 0 : 1, costs_.since(f.at_call));
+        edges->add(f.site, f.callee, f.reported ? 0 : 1, costs_.since(f.at_call, events_));
     }
     // The first instructions of the callee just entered: while they are unconditional jumps, the callee is where
     // they go (a call through the PLT names the function, not its stub).
@@ -131,7 +138,8 @@ private:
     bool entering_ = false;         // the top frame's callee has run only jumps so far
     std::uint64_t excess_ = 0;      // calls past the capacity whose returns have not come yet
     std::uint64_t overflowed_ = 0;
-    Costs costs_;
+    Costs costs_{};
+    unsigned events_ = 1;
 };
 
 }  // namespace netburst::emu::vg

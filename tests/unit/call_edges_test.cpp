@@ -180,7 +180,7 @@ TEST(CallEdges, TheTableGrowsAndKeepsEveryEdge) {
     CallEdges table;
     ASSERT_TRUE(table.init(test_alloc, test_free));
     const auto costs = [](std::uint64_t exact, std::uint64_t samples) {
-        netburst::emu::vg::EventCosts c;
+        netburst::emu::vg::EventCosts c{};
         c.exact[0] = exact;
         c.samples[0] = samples;
         return c;
