@@ -3,7 +3,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "emulator/run/elf_file.h"
 #include "table/cpu_model.h"
@@ -15,9 +17,19 @@ namespace {
 constexpr std::uint64_t kKernelStart = 0xffff800000000000ull;
 const char* const kKernelObject = "[synthetic kernel path of netburst-run]";
 
+// The file's cost columns: per event, its exact count and samples x period (event i: columns 2i and 2i + 1).
 struct Cost {
-    std::uint64_t exact = 0;
-    std::uint64_t sampled = 0;
+    std::vector<std::uint64_t> columns;
+    void add(std::size_t column, std::uint64_t n) {
+        if (columns.size() <= column) columns.resize(column + 1);
+        columns[column] += n;
+    }
+    // The columns as a cost line writes them: every one, zeros included.
+    std::string text(std::size_t n) const {
+        std::string t;
+        for (std::size_t i = 0; i < n; ++i) t += " " + std::to_string(i < columns.size() ? columns[i] : 0);
+        return t;
+    }
 };
 
 // One instruction's place in the output: object, file, function, then its address in the object's terms.
@@ -84,37 +96,67 @@ std::string join(const std::vector<std::string>& words) {
     return s;
 }
 
+// Event i's two column names: Exact and Sampled for one event (the names a one-event file has always had), with the
+// event's number from 1 when there are several.
+std::string column_name(const char* kind, std::size_t i, std::size_t events) {
+    return events == 1 ? std::string(kind) : kind + std::to_string(i + 1);
+}
+
+// The header lines that say what was sampled and name the columns.
+void write_events(std::ostringstream& out, const std::vector<SampledEvent>& events) {
+    const std::size_t n = events.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const SampledEvent& e = events[i];
+        out << "desc: Event" << (n == 1 ? "" : " " + std::to_string(i + 1)) << ": " << e.name << " (" << e.native
+            << "), one sample every " << e.period << " events, "
+            << (e.precise ? "PEBS (the sampled instruction caused the event)"
+                          : "IEBS (the sample is where the overflow interrupt returned)")
+            << "\n";
+    }
+    out << "positions: instr line\n";
+    std::string names;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string exact = column_name("Exact", i, n), sampled = column_name("Sampled", i, n);
+        out << "event: " << exact << " : " << events[i].native << ", exact count of each instruction's events\n";
+        out << "event: " << sampled << " : " << events[i].native << ", samples x period at the sampled instruction\n";
+        names += " " + exact + " " + sampled;
+    }
+    out << "events:" << names << "\n";
+}
+
 }  // namespace
 
 std::string callgrind_text(const Profile& profile) {
-    const SampledEvent& e = profile.event;
+    const std::vector<SampledEvent>& events = profile.events;
+    const std::size_t columns = 2 * events.size();
     std::map<Key, Line> lines;
     Placer placer;
     for (const Process& p : profile.processes)
-        for (const auto& [ip, n] : p.exact) {
-            Line& l = lines[placer.key(p, ip)];
-            l.has_self = true;
-            l.self.exact += n;
-        }
+        for (std::size_t i = 0; i < p.exact.size(); ++i)
+            for (const auto& [ip, n] : p.exact[i]) {
+                Line& l = lines[placer.key(p, ip)];
+                l.has_self = true;
+                l.self.add(2 * i, n);
+            }
     for (const Sample& s : profile.samples) {
         Line& l = lines[placer.key(profile.image_of(s), s.ip)];
         l.has_self = true;
-        l.self.sampled += e.period;
+        l.self.add(2 * s.event + 1, events.at(s.event).period);
     }
     // Edges of every image, as the costs: images that share an object and its functions add up.
     for (const Process& p : profile.processes)
         for (const auto& [ends, edge] : p.calls) {
             Call& c = lines[placer.key(p, ends.first)].calls[placer.key(p, ends.second)];
             c.count += edge.calls;
-            c.inclusive.exact += edge.exact;
-            c.inclusive.sampled += edge.samples * e.period;
+            for (std::size_t i = 0; i < edge.exact.size() && i < events.size(); ++i) {
+                c.inclusive.add(2 * i, edge.exact[i]);
+                c.inclusive.add(2 * i + 1, edge.samples[i] * events[i].period);
+            }
         }
 
     Cost total;
-    for (const auto& [k, l] : lines) {
-        total.exact += l.self.exact;
-        total.sampled += l.self.sampled;
-    }
+    for (const auto& [k, l] : lines)
+        for (std::size_t i = 0; i < l.self.columns.size(); ++i) total.add(i, l.self.columns[i]);
     std::ostringstream out;
     out << "# callgrind format\n";
     out << "version: 1\n";
@@ -122,17 +164,11 @@ std::string callgrind_text(const Profile& profile) {
     if (!profile.processes.empty()) out << "pid: " << profile.processes.front().pid << "\n";
     out << "cmd: " << join(profile.command) << "\n";
     out << "part: 1\n\n";
-    out << "desc: Emulated processor: Intel Pentium 4, family 0FH model " << e.model << " ("
-        << model_codename(e.model) << ")\n";
-    out << "desc: Event: " << e.name << " (" << e.native << "), one sample every " << e.period << " events, "
-        << (e.precise ? "PEBS (the sampled instruction caused the event)"
-                      : "IEBS (the sample is where the overflow interrupt returned)")
-        << "\n";
-    out << "positions: instr line\n";
-    out << "event: Exact : " << e.native << ", exact count of each instruction's events\n";
-    out << "event: Sampled : " << e.native << ", samples x period at the sampled instruction\n";
-    out << "events: Exact Sampled\n";
-    out << "summary: " << total.exact << " " << total.sampled << "\n\n";
+    const unsigned model = events.empty() ? 2 : events[0].model;
+    out << "desc: Emulated processor: Intel Pentium 4, family 0FH model " << model << " (" << model_codename(model)
+        << ")\n";
+    write_events(out, events);
+    out << "summary:" << total.text(columns) << "\n\n";
     std::string object, file, function;
     for (const auto& [k, l] : lines) {
         if (k.object != object) {
@@ -151,8 +187,7 @@ std::string callgrind_text(const Profile& profile) {
             function = k.function;
         }
         if (l.has_self)
-            out << "0x" << std::hex << k.address << std::dec << " " << k.line << " " << l.self.exact << " "
-                << l.self.sampled << "\n";
+            out << "0x" << std::hex << k.address << std::dec << " " << k.line << l.self.text(columns) << "\n";
         // Each call after the caller's own line: the callee's object, file and function, the call count with the
         // callee's entry position, then the inclusive cost at the call site's position. Every call line names all
         // three, so that no reader depends on what an earlier call line set.
@@ -164,11 +199,10 @@ std::string callgrind_text(const Profile& profile) {
             out << "cfi=" << callee.file << "\n";
             out << "cfn=" << callee.function << "\n";
             out << "calls=" << c.count << " 0x" << std::hex << callee.address << std::dec << " " << callee.line << "\n";
-            out << "0x" << std::hex << k.address << std::dec << " " << k.line << " " << c.inclusive.exact << " "
-                << c.inclusive.sampled << "\n";
+            out << "0x" << std::hex << k.address << std::dec << " " << k.line << c.inclusive.text(columns) << "\n";
         }
     }
-    out << "\ntotals: " << total.exact << " " << total.sampled << "\n";
+    out << "\ntotals:" << total.text(columns) << "\n";
     return out.str();
 }
 

@@ -41,6 +41,10 @@ constexpr std::size_t kStringAlign = 64;
 // Where a Linux x86-64 kernel's addresses begin: an instruction pointer above it is a kernel one.
 constexpr std::uint64_t kKernelStart = 0xffff800000000000ull;
 
+// The sample id of event i (the attrs' ids sections, EVENT_DESC, and every record's IDENTIFIER): any unique number
+// does; perf's own are the kernel's event ids.
+std::uint64_t event_id(std::size_t i) { return i + 1; }
+
 class Bytes {
 public:
     void u16(std::uint16_t v) { raw(&v, 2); }
@@ -103,11 +107,13 @@ perf_event_attr make_attr(const SampledEvent& e) {
     return a;
 }
 
-// The sample_id trailer of non-sample records (sample_id_all with TID and TIME): pid, tid, time.
+// The sample_id trailer of non-sample records (sample_id_all with TID, TIME and IDENTIFIER): pid, tid, time, id.
+// Every attr has these three bits, so perf reads the trailer alike whichever event it names; they name the first.
 void sample_id(Bytes& b, std::uint32_t pid, std::uint32_t tid, std::uint64_t time) {
     b.u32(pid);
     b.u32(tid);
     b.u64(time);
+    b.u64(event_id(0));
 }
 
 // Starts a record; returns where its header is so that end_record() can fill in its size.
@@ -183,7 +189,9 @@ void sample_record(Bytes& b, const SampledEvent& e, std::uint64_t type, const Sa
     std::uint16_t misc = s.ip >= kKernelStart ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
     if (s.precise) misc |= PERF_RECORD_MISC_EXACT_IP;
     const std::size_t at = begin_record(b, PERF_RECORD_SAMPLE, misc);
-    // In the order of the sample_type bits (perf_event.h, "PERF_RECORD_SAMPLE").
+    // In the order of the sample_type bits (perf_event.h, "PERF_RECORD_SAMPLE"). IDENTIFIER comes first, so that
+    // perf finds the sample's event before it knows the event's layout.
+    b.u64(event_id(s.event));
     b.u64(s.ip);
     b.u32(s.pid);
     b.u32(s.tid);
@@ -213,7 +221,7 @@ void finished_round(Bytes& b) {
 }  // namespace
 
 std::uint64_t perf_sample_type(const SampledEvent& event) {
-    std::uint64_t t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+    std::uint64_t t = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
     if (event.precise) t |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
     if (event.callchain) t |= PERF_SAMPLE_CALLCHAIN;
     return t;
@@ -235,16 +243,20 @@ PerfHeaderInfo perf_header_info(unsigned model, const std::vector<std::string>& 
 }
 
 std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHeaderInfo& info) {
-    const SampledEvent& e = profile.event;
-    const perf_event_attr attr = make_attr(e);
+    std::vector<perf_event_attr> attrs;
+    for (const SampledEvent& e : profile.events) attrs.push_back(make_attr(e));
     Bytes b;
     // The header, filled in at the end.
     for (std::size_t i = 0; i < kFileHeaderSize; ++i) b.raw("", 1);
-    // The attrs section: the attr and its (empty) ids section.
+    // Each event's ids (one id each), then the attrs section: each attr with the place of its ids.
+    const std::size_t ids_at = b.size();
+    for (std::size_t i = 0; i < attrs.size(); ++i) b.u64(event_id(i));
     const std::size_t attrs_at = b.size();
-    b.raw(&attr, sizeof attr);
-    b.u64(0);
-    b.u64(0);
+    for (std::size_t i = 0; i < attrs.size(); ++i) {
+        b.raw(&attrs[i], sizeof attrs[i]);
+        b.u64(ids_at + 8 * i);
+        b.u64(8);
+    }
     const std::size_t attrs_size = b.size() - attrs_at;
 
     const std::size_t data_at = b.size();
@@ -255,8 +267,8 @@ std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHead
             if (tid != p.pid) comm_record(b, p.pid, tid, comm, p.time_offset, false);
         for (const Mapping& m : p.maps) mmap2_record(b, p.pid, m, p.time_offset);
     }
-    const std::uint64_t type = attr.sample_type;
-    for (const Sample& s : profile.samples) sample_record(b, e, type, s);
+    for (const Sample& s : profile.samples)
+        sample_record(b, profile.events.at(s.event), attrs.at(s.event).sample_type, s);
     finished_round(b);
     const std::size_t data_size = b.size() - data_at;
 
@@ -287,11 +299,14 @@ std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHead
             for (const std::string& arg : info.cmdline) b.perf_string(arg);
             break;
         case kHeaderEventDesc:
-            b.u32(1);  // events
-            b.u32(static_cast<std::uint32_t>(sizeof attr));
-            b.raw(&attr, sizeof attr);
-            b.u32(0);  // ids
-            b.perf_string(e.name);
+            b.u32(static_cast<std::uint32_t>(attrs.size()));
+            b.u32(static_cast<std::uint32_t>(sizeof(perf_event_attr)));
+            for (std::size_t e = 0; e < attrs.size(); ++e) {
+                b.raw(&attrs[e], sizeof attrs[e]);
+                b.u32(1);  // ids
+                b.perf_string(profile.events[e].name);
+                b.u64(event_id(e));
+            }
             break;
         }
         b.patch_u64(table_at + i * kFileSectionSize, at);
@@ -307,7 +322,7 @@ std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHead
     };
     put(kPerfMagic);
     put(kFileHeaderSize);
-    put(sizeof attr + kFileSectionSize);
+    put(sizeof(perf_event_attr) + kFileSectionSize);
     put(attrs_at);
     put(attrs_size);
     put(data_at);

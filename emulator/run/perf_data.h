@@ -1,5 +1,5 @@
 // Writing a sampled run as a perf.data file that Linux's perf tools (report, script, annotate, mem report) read as
-// they read their own: the file header, one perf_event_attr, COMM and MMAP2 records for every process and mapping,
+// they read their own: the file header, one perf_event_attr per sampled event (each with its sample id), COMM and MMAP2 records for every process and mapping,
 // a SAMPLE record per sample and the feature sections perf expects (tools/perf/Documentation/
 // perf.data-file-format.txt describes the layout; the record layouts are those of the kernel's uapi
 // <linux/perf_event.h>, whose structures and constants this file uses).
@@ -26,7 +26,8 @@ struct PerfHeaderInfo {
 // The header info of this machine and an emulated NetBurst of `model` (stepping as CPUID reports it).
 PerfHeaderInfo perf_header_info(unsigned model, const std::vector<std::string>& cmdline);
 
-// sample_type of the one attr: IP, TID, TIME and PERIOD always; ADDR and DATA_SRC for PEBS samples; CALLCHAIN with -g.
+// sample_type of an event's attr: IDENTIFIER (which event a record belongs to), IP, TID, TIME and PERIOD always;
+// ADDR and DATA_SRC for PEBS samples; CALLCHAIN with -g.
 std::uint64_t perf_sample_type(const SampledEvent& event);
 
 // The file's bytes.

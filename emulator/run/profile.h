@@ -1,5 +1,5 @@
-// A sampled run as `netburst-run record` hands it to its writers (perf.data, callgrind format): the event and how
-// it was sampled, the processes with their threads and mappings, the samples, each instruction's exact count,
+// A sampled run as `netburst-run record` hands it to its writers (perf.data, callgrind format): the events and how
+// each was sampled, the processes with their threads and mappings, the samples, each instruction's exact count,
 // the call edges (--callgrind) and where instructions are in the source. Filled from the tool's sample files (sample_input.h).
 #pragma once
 
@@ -39,6 +39,7 @@ struct SampledEvent {
 };
 
 struct Sample {
+    unsigned event = 0;      // which of Profile::events
     std::size_t image = 0;   // the process image it belongs to (Profile::processes)
     std::uint32_t pid = 0;
     std::uint32_t tid = 0;
@@ -65,11 +66,11 @@ struct Mapping {
 };
 
 // Calls from one call site to one callee (the samples file's `call` lines), with what happened while they were
-// open, callees included.
+// open, callees included, per event (Profile::events' order).
 struct CallEdge {
     std::uint64_t calls = 0;
-    std::uint64_t exact = 0;    // the exact count
-    std::uint64_t samples = 0;  // samples taken (the sampled cost is samples x period)
+    std::vector<std::uint64_t> exact;    // the exact count
+    std::vector<std::uint64_t> samples;  // samples taken (the sampled cost is samples x period)
 };
 
 struct SourcePlace {
@@ -87,7 +88,8 @@ struct Process {
     std::uint64_t time_offset = 0;      // added to its cycles, so that a pid's images follow one another in time
     std::vector<std::uint32_t> tids;    // threads that have samples, the main thread first
     std::vector<Mapping> maps;          // by start address
-    std::map<std::uint64_t, std::uint64_t> exact;   // instruction address -> exact count
+    // Per event (Profile::events' order): instruction address -> exact count.
+    std::vector<std::map<std::uint64_t, std::uint64_t>> exact;
     std::map<std::uint64_t, SourcePlace> places;    // instruction address -> source place
     // --callgrind: (call site, callee) -> the calls and their inclusive costs.
     std::map<std::pair<std::uint64_t, std::uint64_t>, CallEdge> calls;
@@ -98,7 +100,7 @@ struct Process {
 };
 
 struct Profile {
-    SampledEvent event;
+    std::vector<SampledEvent> events;  // in the order of record's -e (a sample's `event` indexes it)
     std::vector<Process> processes;  // process images: by pid, then in exec order
     std::vector<Sample> samples;     // in time order
     std::vector<std::string> command;

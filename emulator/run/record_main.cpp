@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -28,20 +29,25 @@ namespace netburst::emu::run {
 namespace {
 
 const char* kUsage =
-    "Usage: netburst-run record [-e EVENT] [-c PERIOD | -F FREQ] [-d] [-g] [-o FILE] [--callgrind FILE] [OPTIONS]\n"
-    "                           [--] PROGRAM [ARGS...]\n"
-    "Sample one event of PROGRAM on an emulated Intel Pentium 4 (NetBurst) and write perf.data, which perf report,\n"
+    "Usage: netburst-run record [-e EVENT]... [-c PERIOD | -F FREQ] [-d] [-g] [-o FILE] [--callgrind FILE]\n"
+    "                           [OPTIONS] [--] PROGRAM [ARGS...]\n"
+    "Sample events of PROGRAM on an emulated Intel Pentium 4 (NetBurst) and write perf.data, which perf report,\n"
     "perf script, perf annotate and perf mem report read.\n"
     "\n"
-    "  -e, --event EVENT    the event: a native event, an at-retirement metric or a PAPI preset that is one event.\n"
+    "  -e, --event EVENT    an event: a native event, an at-retirement metric or a PAPI preset that is one event.\n"
     "                       EVENT:precise=N (N 1-3; perf's :p, :pp, :ppp too) samples by PEBS, at the exact\n"
     "                       instruction; without it the counter's overflow interrupt samples (IEBS), with skid.\n"
     "                       Events that name neither :u nor :k count in user mode. Default: PAPI_TOT_CYC\n"
-    "                       (cycles, as perf record's default)\n"
-    "  -c, --count PERIOD   one sample every PERIOD events (default for events other than cycles: 100000)\n"
+    "                       (cycles, as perf record's default). Repeat -e to sample several events in one run,\n"
+    "                       each on its own counter with its own overflow interrupt: they must fit on the PMU\n"
+    "                       together (the error names the counter or ESCR they collide on), and one of them at\n"
+    "                       most can have :precise (one PEBS counter, one PEBS set-up)\n"
+    "  -c, --count PERIOD   one sample every PERIOD events, for every event (default for events other than\n"
+    "                       cycles: 100000)\n"
     "  -F, --freq FREQ      FREQ samples a second of the emulated clock (the model's nominal frequency), for the\n"
     "                       cycle event (PAPI_TOT_CYC, global_power_events:RUNNING) only: a fixed period of\n"
-    "                       clock / FREQ cycles. Default for cycles: 4000, as perf record's\n"
+    "                       clock / FREQ cycles; refused when another event is given (use -c). Default for\n"
+    "                       cycles: 4000, as perf record's\n"
     "  -g                   every sample carries its call chain (perf report -g, perf script). The chain is a\n"
     "                       shadow call stack the emulator keeps from the calls and returns it runs, not an unwind\n"
     "                       of the program's stack: it needs no frame pointers and no debug information\n"
@@ -51,9 +57,10 @@ const char* kUsage =
     "                       only they can, so -d asks for an event with :precise\n"
     "  -o, --output FILE    the perf.data file (default perf.data; an existing one becomes FILE.old)\n"
     "      --callgrind FILE also write FILE in the callgrind format: per instruction and source line, the exact\n"
-    "                       count beside samples x period, and the call edges from the shadow call stack, with\n"
-    "                       each call's inclusive cost: exact for the exact count, the samples taken during the\n"
-    "                       call for the sampled one (callgrind_annotate --inclusive=yes, KCachegrind)\n"
+    "                       count beside samples x period (two columns per event), and the call edges from the\n"
+    "                       shadow call stack, with each call's inclusive cost: exact for the exact count, the\n"
+    "                       samples taken during the call for the sampled one (callgrind_annotate\n"
+    "                       --inclusive=yes, KCachegrind)\n"
     "                       Both FILEs may hold %r (the MPI rank), %p (the program's process id), %h (the host\n"
     "                       name) and %%, as for counting runs: mpirun -np 4 netburst-run record -o perf.%r.data\n"
     "      --model N        the emulated processor: family 0FH model 0, 1, 2 (default), 3, 4 or 6\n"
@@ -68,7 +75,7 @@ const char* kUsage =
     "  -h, --help           this help\n";
 
 struct RecordOptions {
-    std::string event;
+    std::vector<std::string> events;
     std::uint64_t period = 0;     // -c; 0: not given
     std::uint64_t frequency = 0;  // -F; 0: not given
     std::string output = "perf.data";
@@ -122,10 +129,7 @@ RecordOptions parse(int argc, char** argv) {
     optind = 1;
     while ((c = getopt_long(argc, argv, "+e:c:o:qF:gdh", kLong, nullptr)) != -1) {
         switch (c) {
-        case 'e':
-            if (!o.event.empty()) usage_error("one event per recording (-e given twice)");
-            o.event = optarg;
-            break;
+        case 'e': o.events.emplace_back(optarg); break;
         case 'c':
             o.period = number_option("-c", optarg);
             if (o.period == 0) usage_error("-c 0: give a period of 1 or more events");
@@ -174,7 +178,7 @@ RecordOptions parse(int argc, char** argv) {
         }
     }
     for (int i = optind; i < argc; ++i) o.command.emplace_back(argv[i]);
-    if (o.event.empty()) o.event = "PAPI_TOT_CYC";  // perf record's default event: cycles
+    if (o.events.empty()) o.events.emplace_back("PAPI_TOT_CYC");  // perf record's default event: cycles
     if (o.command.empty()) usage_error("no program to run");
     return o;
 }
@@ -184,6 +188,61 @@ std::string yes_no(bool b) { return b ? "yes" : "no"; }
 // perf's habit: a new recording does not silently destroy the last one.
 void keep_old(const std::string& path) {
     if (access(path.c_str(), F_OK) == 0) std::rename(path.c_str(), (path + ".old").c_str());
+}
+
+std::string commas(std::uint64_t n) { return with_commas(static_cast<std::int64_t>(n)); }
+
+// "N samples of EVENT (PEBS, one every P events[: F a second ...])": how one event was sampled.
+std::string samples_of(const SampledEvent& e, std::uint64_t samples) {
+    std::string s = commas(samples) + " samples of " + e.name + " (" + (e.precise ? "PEBS" : "IEBS") +
+                    ", one every " + commas(e.period) + " events";
+    if (e.frequency != 0) s += ": " + commas(e.frequency) + " a second of the emulated clock";
+    return s + ")";
+}
+
+std::string exact_count(const SampledEvent& e) {
+    return "exact count " + (e.exact_unsupported ? std::string("unsupported") : commas(e.exact_total));
+}
+
+// The summary on standard error: one line with one event, a line for the run and one per event with several.
+void print_summary(const Profile& profile, const std::string& files) {
+    std::uint64_t lost = 0;
+    std::uint64_t chain_overflow = 0;
+    for (const Process& p : profile.processes) {
+        lost += p.lost;
+        chain_overflow += p.chain_overflow;
+    }
+    std::vector<std::uint64_t> samples(profile.events.size(), 0);
+    for (const Sample& s : profile.samples) ++samples[s.event];
+    std::string notes;
+    if (lost) notes += "; " + std::to_string(lost) + " interrupts returned nowhere (their thread had stopped)";
+    if (chain_overflow)
+        notes += "; " + std::to_string(chain_overflow) + " calls deeper than the shadow call stack's " +
+                 std::to_string(vg::ShadowStack::kCapacity) + " entries (no chain entry or call edge of their own)";
+    if (profile.events.size() == 1) {
+        std::cerr << "[ netburst-run record: " << samples_of(profile.events[0], samples[0]) << " in " << files << "; "
+                  << exact_count(profile.events[0]) << notes << " ]\n";
+        return;
+    }
+    std::cerr << "[ netburst-run record: " << commas(profile.samples.size()) << " samples of "
+              << profile.events.size() << " events in " << files << notes << " ]\n";
+    for (std::size_t i = 0; i < profile.events.size(); ++i)
+        std::cerr << "[   " << samples_of(profile.events[i], samples[i]) << "; " << exact_count(profile.events[i])
+                  << " ]\n";
+}
+
+// An event without samples is worth a word even with -q: perf report would not show it and not say why.
+void explain_empty(const Profile& profile) {
+    std::vector<bool> sampled(profile.events.size(), false);
+    for (const Sample& s : profile.samples) sampled[s.event] = true;
+    for (std::size_t i = 0; i < profile.events.size(); ++i) {
+        const SampledEvent& e = profile.events[i];
+        if (sampled[i] || e.exact_unsupported || e.exact_total >= e.period) continue;
+        std::cerr << "netburst-run record: no samples"
+                  << (profile.events.size() == 1 ? std::string() : " of " + e.name) << ": the event counted "
+                  << commas(e.exact_total) << ", less than one period (" << commas(e.period)
+                  << "); give a smaller -c" << (e.frequency != 0 ? " or a higher -F" : "") << "\n";
+    }
 }
 
 }  // namespace
@@ -198,9 +257,11 @@ int record_main(int argc, char** argv) {
     so.call_edges = !o.callgrind.empty();
     if (auto fp = fp_variant_from_environment(so.fp); fp) so.fp = *fp;
     else fail(fp.error().message);
-    auto plan = plan_sampling(o.event, so);
+    auto plan = plan_sampling(o.events, so);
     if (!plan) fail(plan.error().message);
-    if (o.data && !plan->event.precise)
+    const bool any_precise =
+        std::any_of(plan->events.begin(), plan->events.end(), [](const SampledEvent& e) { return e.precise; });
+    if (o.data && !any_precise)
         fail("-d: data addresses come from PEBS records: sample an at-retirement metric with :precise=1 (for "
              "example 1stL_cache_load_miss_retired:precise=1; netburst-events lists the metrics)");
     // The file names may be patterns (%r, %p, %h), as for counting runs: checked before the run, expanded after.
@@ -240,9 +301,11 @@ int record_main(int argc, char** argv) {
         return ran->status != 0 || ran->signaled ? exit_status : kExitOwnError;
     }
     Profile profile;
-    profile.event = plan->event;
-    profile.event.exact_total = totals->values.empty() ? 0 : totals->values[0];
-    profile.event.exact_unsupported = !totals->unsupported.empty() && totals->unsupported[0];
+    profile.events = plan->events;
+    for (std::size_t i = 0; i < profile.events.size(); ++i) {
+        profile.events[i].exact_total = i < totals->values.size() ? totals->values[i] : 0;
+        profile.events[i].exact_unsupported = i < totals->unsupported.size() && totals->unsupported[i];
+    }
     profile.command = o.command;
     if (auto read = read_samples_dir(dir.path(), &profile); !read) fail(read.error().message);
 
@@ -256,37 +319,8 @@ int record_main(int argc, char** argv) {
     if (!callgrind.empty())
         if (auto w = write_callgrind(callgrind, profile); !w) fail(w.error().message);
 
-    if (!o.quiet) {
-        std::uint64_t lost = 0;
-        std::uint64_t chain_overflow = 0;
-        for (const Process& p : profile.processes) {
-            lost += p.lost;
-            chain_overflow += p.chain_overflow;
-        }
-        std::cerr << "[ netburst-run record: " << with_commas(static_cast<std::int64_t>(profile.samples.size()))
-                  << " samples of " << profile.event.name << " (" << (profile.event.precise ? "PEBS" : "IEBS")
-                  << ", one every " << with_commas(static_cast<std::int64_t>(profile.event.period)) << " events";
-        if (profile.event.frequency != 0)
-            std::cerr << ": " << with_commas(static_cast<std::int64_t>(profile.event.frequency))
-                      << " a second of the emulated clock";
-        std::cerr << ") in " << output;
-        if (!callgrind.empty()) std::cerr << " and " << callgrind;
-        std::cerr << "; exact count "
-                  << (profile.event.exact_unsupported ? std::string("unsupported")
-                                                      : with_commas(static_cast<std::int64_t>(profile.event.exact_total)));
-        if (lost) std::cerr << "; " << lost << " interrupts returned nowhere (their thread had stopped)";
-        if (chain_overflow)
-            std::cerr << "; " << chain_overflow << " calls deeper than the shadow call stack's "
-                      << vg::ShadowStack::kCapacity << " entries (no chain entry or call edge of their own)";
-        std::cerr << " ]\n";
-    }
-    // An empty profile is worth a word even with -q: perf report would show nothing and not say why.
-    if (profile.samples.empty() && !profile.event.exact_unsupported &&
-        profile.event.exact_total < profile.event.period)
-        std::cerr << "netburst-run record: no samples: the event counted "
-                  << with_commas(static_cast<std::int64_t>(profile.event.exact_total)) << ", less than one period ("
-                  << with_commas(static_cast<std::int64_t>(profile.event.period)) << "); give a smaller -c"
-                  << (profile.event.frequency != 0 ? " or a higher -F" : "") << "\n";
+    if (!o.quiet) print_summary(profile, output + (callgrind.empty() ? "" : " and " + callgrind));
+    explain_empty(profile);
     return exit_status;
 }
 

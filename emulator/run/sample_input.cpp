@@ -27,6 +27,17 @@ std::string rest(LineScanner& s) {
     return std::string(b ? b : "", n);
 }
 
+// The samples-file version this reader and the tool's writer (sampler.cpp) agree on.
+constexpr std::uint64_t kVersion = 2;
+
+// Exactly n numbers up to the end of the line.
+bool numbers(LineScanner& s, std::size_t n, std::vector<std::uint64_t>* out) {
+    out->assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        if (!s.number(&(*out)[i])) return false;
+    return s.at_line_end();
+}
+
 void note_thread(Process& p, std::uint32_t tid) {
     if (std::find(p.tids.begin(), p.tids.end(), tid) == p.tids.end()) p.tids.push_back(tid);
 }
@@ -67,7 +78,8 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
     LineScanner s(text.data(), text.size());
     if (!s.next_line() || !s.keyword("netburst-samples")) return bad_line(1, "not a samples file");
     std::uint64_t version = 0;
-    if (!s.number(&version) || version != 1) return bad_line(1, "unsupported samples-file version");
+    if (!s.number(&version) || version != kVersion) return bad_line(1, "unsupported samples-file version");
+    std::size_t events = 0;  // the `events` line's N: how many numbers `count` and `call` lines hold
     Process* current = nullptr;
     std::size_t image = 0;
     std::size_t last_sample = 0;  // 1 + the index of the sample a `chain` line may follow (0: none)
@@ -81,10 +93,19 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
         last_sample = 0;
         std::uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
         if (key == "netburst-samples") {  // a later image of the same process, appended
-            if (!s.number(&a) || a != 1) return bad_line(line, "unsupported samples-file version");
+            if (!s.number(&a) || a != kVersion) return bad_line(line, "unsupported samples-file version");
+            continue;
+        }
+        if (key == "events") {
+            if (!s.number(&a) || a == 0 || !s.at_line_end()) return bad_line(line, "expected 'events N'");
+            if ((events != 0 && a != events) || (!profile->events.empty() && a != profile->events.size()))
+                return bad_line(line, "the file samples " + std::to_string(a) + " events, the recording " +
+                                          std::to_string(events != 0 ? events : profile->events.size()));
+            events = a;
             continue;
         }
         if (key == "process") {
+            if (events == 0) return bad_line(line, "'process' before the 'events' line");
             if (!s.number(&a) || a == 0 || a > 0xFFFFFFFFu) return bad_line(line, "expected 'process PID EXE'");
             if (current) return bad_line(line, "a second 'process' line (one process image per file)");
             image = profile->processes.size();
@@ -92,13 +113,17 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
             current = &profile->processes.back();
             current->pid = static_cast<std::uint32_t>(a);
             current->exe = rest(s);
+            current->exact.resize(events);
             continue;
         }
         if (key == "end") continue;
         if (!current) return bad_line(line, "'" + key + "' before any 'process' line");
         if (key == "i" || key == "p") {
-            if (!s.number(&a) || !s.number(&b) || !s.number(&c)) return bad_line(line, "expected '" + key + " TID CYCLE IP'");
+            if (!s.number(&e) || !s.number(&a) || !s.number(&b) || !s.number(&c))
+                return bad_line(line, "expected '" + key + " EVENT TID CYCLE IP'");
+            if (e >= events) return bad_line(line, "event " + std::to_string(e) + " is not one of the recording's");
             Sample sample;
+            sample.event = static_cast<unsigned>(e);
             sample.image = image;
             sample.pid = current->pid;
             sample.tid = static_cast<std::uint32_t>(a);
@@ -131,15 +156,24 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
             if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'lost N'");
             current->lost += a;
         } else if (key == "count") {
-            if (!s.number(&a) || !s.number(&b) || !s.at_line_end()) return bad_line(line, "expected 'count IP N'");
-            current->exact[a] += b;
+            std::vector<std::uint64_t> counts;
+            if (!s.number(&a) || !numbers(s, events, &counts))
+                return bad_line(line, "expected 'count IP C...' with " + std::to_string(events) + " counts");
+            for (std::size_t i = 0; i < events; ++i)
+                if (counts[i] != 0) current->exact[i][a] += counts[i];
         } else if (key == "call") {
-            if (!s.number(&a) || !s.number(&b) || !s.number(&c) || !s.number(&d) || !s.number(&e) || !s.at_line_end())
-                return bad_line(line, "expected 'call SITE CALLEE N EXACT SAMPLES'");
+            std::vector<std::uint64_t> costs;
+            if (!s.number(&a) || !s.number(&b) || !s.number(&c) || !numbers(s, 2 * events, &costs))
+                return bad_line(line, "expected 'call SITE CALLEE CALLS EXACT SAMPLES...' with " +
+                                          std::to_string(events) + " pairs");
             CallEdge& edge = current->calls[{a, b}];
             edge.calls += c;
-            edge.exact += d;
-            edge.samples += e;
+            edge.exact.resize(events);
+            edge.samples.resize(events);
+            for (std::size_t i = 0; i < events; ++i) {
+                edge.exact[i] += costs[2 * i];
+                edge.samples[i] += costs[2 * i + 1];
+            }
         } else if (key == "fn") {
             if (!s.number(&a)) return bad_line(line, "expected 'fn IP NAME'");
             current->places[a].function = rest(s);

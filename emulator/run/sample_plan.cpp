@@ -38,18 +38,19 @@ DataSource data_source_of(const EventRequest& r) {
     return d;
 }
 
-template <typename S>  // Schedule or const Schedule
-auto count_unit(S& s) -> decltype(&s.requests[0].units[0]) {
-    for (auto& u : s.requests[0].units)
+// The counting unit of request i: its ESCR is what perf's raw config names.
+const PlacedUnit* count_unit(const Schedule& s, std::size_t i) {
+    for (const PlacedUnit& u : s.requests[i].units)
         if (u.role == UnitRole::Count) return &u;
     return nullptr;
 }
 
-// The schedule's start writes armed for sampling on `counter`: PEBS by the encoder's arming (the component's
-// :precise overflow uses the same), IEBS by the counter's overflow interrupt to logical processor 0.
-std::vector<MsrWrite> sampling_writes(const Schedule& s, unsigned counter, std::uint64_t period, bool pebs) {
-    if (pebs) return pebs_start_writes(start_writes(s), counter, PebsArming{vg::kSampleDsArea, 0, period});
-    std::vector<MsrWrite> writes = start_writes(s);
+// Start writes armed for sampling on `counter`: PEBS by the encoder's arming (the component's :precise overflow uses
+// the same), IEBS by the counter's overflow interrupt to logical processor 0. Each sampled event's counter is armed
+// in turn on the same writes.
+std::vector<MsrWrite> armed_for_sampling(std::vector<MsrWrite> writes, unsigned counter, std::uint64_t period,
+                                         bool pebs) {
+    if (pebs) return pebs_start_writes(writes, counter, PebsArming{vg::kSampleDsArea, 0, period});
     for (MsrWrite& w : writes) {
         if (w.msr == kCounters[counter].counter_msr) w.value = overflow_start_value(period);
         if (w.msr == kCounters[counter].cccr_msr) w.value = cccr_with_overflow_interrupt(w.value, true, 0);
@@ -114,16 +115,15 @@ void add_writes(vg::EventProgram* p, const std::vector<MsrWrite>& writes, unsign
         p->writes[0][p->num_writes[0]++] = vg::ProgramWrite{w.msr, w.value, static_cast<std::uint8_t>(pmu)};
 }
 
-}  // namespace
+// One -e event on its own: parsed and expanded as a counting run would parse it (the parser takes the precise level,
+// libpfm4's :precise=N or perf's :p, and refuses it for an event that cannot drive PEBS), its one native request,
+// its period, and what the writers say about it (raw_config is filled once it is placed).
+struct OneEvent {
+    EventRequest request;
+    SampledEvent event;
+};
 
-Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o) {
-    // Parsed, expanded and placed as a counting run would be: the plain count is the exact-count PMU's program.
-    // The parser takes the precise level (libpfm4's :precise=N, perf's :p) and refuses it for an event that
-    // cannot drive PEBS; the allocator puts a precise request's count on IQ_COUNTER4.
-    PlanOptions po;
-    po.model = o.model;
-    po.fp = o.fp;
-    po.default_privilege = Privilege{true, false};  // user mode, as perf samples for an unprivileged user
+Result<OneEvent> plan_one(const std::string& text, const SampleOptions& o, const PlanOptions& po) {
     auto event = with_native_for_preset(text, po);
     if (!event) return event.error();
     auto counting = plan_events({*event}, po);
@@ -132,65 +132,139 @@ Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o
     if (user.terms.size() != 1)
         return bad(*event + " is derived from " + std::to_string(user.terms.size()) + " events (" +
                    join_all(user.natives) + "): sample one of them");
-    const EventRequest request = counting->requests.at(user.terms[0]);
-    const bool pebs = request.precise != 0;
+    OneEvent one;
+    one.request = counting->requests.at(user.terms[0]);
+    const bool pebs = one.request.precise != 0;
     auto rate = sample_rate(user.natives[0], o);
     if (!rate) return rate.error();
     const std::uint64_t period = rate->period;
     if (period < vg::min_sample_period(pebs) || period > vg::kMaxSamplePeriod)
         return bad("the period (-c) must be between " + std::to_string(vg::min_sample_period(pebs)) + " and 2^39" +
                    (pebs ? " for PEBS (the counter overflows one event before the sampled one)" : ""));
-
-    AllocContext ctx;
-    ctx.model = o.model;
-    ctx.default_privilege = po.default_privilege;
-    Result<Schedule> sampling = schedule_events({request}, ctx);
-    if (!sampling) return sampling.error();
-
-    SamplePlan plan;
-    plan.counter = static_cast<unsigned>(sampling->requests[0].result_counter);
-    vg::EventProgram& p = plan.program;
-    p.num_pmus = 2;
-    add_writes(&p, sampling_writes(*sampling, plan.counter, period, pebs), 0);
-    const Schedule& exact = counting->schedules.at(0);
-    add_writes(&p, start_writes(exact), 1);
-    vg::ProgramEvent e;
-    e.index = 0;
-    e.lp = 0;
-    e.counter = static_cast<std::uint8_t>(exact.requests[0].result_counter);
-    e.pmu = 1;
-    for (const PlacedUnit& u : exact.requests[0].units)
-        if (u.counter >= 0) e.check_mask |= counter_bit(static_cast<unsigned>(u.counter));
-    p.events[p.num_events++] = e;
-    p.sample.enabled = true;
-    p.sample.pebs = pebs;
-    p.sample.counter = static_cast<std::uint8_t>(plan.counter);
-    p.sample.period = period;
-    p.sample.exact_pmu = 1;
-    p.sample.exact_counter = e.counter;
-    p.sample.callchain = o.callchain;
-    p.sample.call_edges = o.call_edges;
-
-    SampledEvent& ev = plan.event;
+    SampledEvent& ev = one.event;
     ev.name = text;
     ev.native = user.natives[0];
     ev.period = period;
     ev.frequency = rate->frequency;
     ev.precise = pebs;
-    ev.precise_level = request.precise_asked;
-    const Privilege privilege = request.privilege_explicit ? request.privilege : po.default_privilege;
+    ev.precise_level = one.request.precise_asked;
+    const Privilege privilege = one.request.privilege_explicit ? one.request.privilege : po.default_privilege;
     ev.user_only = privilege.user && !privilege.kernel;
     ev.kernel_only = privilege.kernel && !privilege.user;
     ev.model = o.model;
     ev.callchain = o.callchain;
-    ev.data_source = data_source_of(request);
-    // perf's raw config for the event, as Linux's P4 driver packs it: the ESCR above, the CCCR (as armed) below.
-    for (unsigned i = 0; i < p.num_writes[0]; ++i) {
-        const vg::ProgramWrite& w = p.writes[0][i];
-        if (w.pmu == 0 && w.msr == kCounters[plan.counter].cccr_msr) ev.raw_config |= w.value & 0xFFFFFFFFu;
+    ev.data_source = data_source_of(one.request);
+    return one;
+}
+
+// What PMU 0 holds at `msr` after the program's writes (0 when nothing writes it).
+std::uint64_t written_value(const vg::EventProgram& p, std::uint32_t msr) {
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < p.num_writes[0]; ++i)
+        if (p.writes[0][i].pmu == 0 && p.writes[0][i].msr == msr) v = p.writes[0][i].value;
+    return v;
+}
+
+// The events of record's -e, one by one, in order. A second :precise event is refused here, before placement:
+// the allocator refuses it too, but its explanation names whichever resource it meets first (the PEBS counter, the
+// replay-tagging MSRs or a block's counters), not the rule.
+Result<std::vector<OneEvent>> plan_each(const std::vector<std::string>& texts, const SampleOptions& o,
+                                        const PlanOptions& po) {
+    std::vector<OneEvent> planned;
+    std::string pebs;  // the event that samples by PEBS, once there is one
+    for (const std::string& text : texts) {
+        auto one = plan_one(text, o, po);
+        if (!one) return one.error();
+        if (!pebs.empty() && one->event.precise)
+            return bad(text + ": a second event with :precise (" + pebs + " has it): a recording samples one event "
+                       "by PEBS, as the Pentium 4 has one PEBS counter per logical processor (" +
+                       kCounters[kPebsCounterThread0].counter_name + ") and one PEBS metric set-up (" +
+                       msr_name(kMsrPebsEnable) + ", " + msr_name(kMsrPebsMatrixVert) + "); sample the others " +
+                       "without :precise (by their overflow interrupts)");
+        if (one->event.precise) pebs = text;
+        planned.push_back(std::move(*one));
     }
-    if (const PlacedUnit* u = count_unit(*sampling)) ev.raw_config |= u->escr_value << 32;
+    return planned;
+}
+
+// All on one PMU, each on its own counter, placed by the allocator in one call as a PAPI event set is: its errors
+// name the colliding counter or ESCR.
+Result<Schedule> place_together(const std::vector<OneEvent>& planned, const SampleOptions& o, const PlanOptions& po) {
+    std::vector<EventRequest> requests;
+    for (const OneEvent& one : planned) requests.push_back(one.request);
+    AllocContext ctx;
+    ctx.model = o.model;
+    ctx.default_privilege = po.default_privilege;
+    Result<Schedule> placed = schedule_events(requests, ctx);
+    if (!placed && placed.error().code == ErrorCode::Conflict && planned.size() > 1)
+        return make_error(ErrorCode::Conflict, placed.error().message + " netburst-run record samples all its events "
+                                                "on one PMU: record them in separate runs.");
+    return placed;
+}
+
+// The tool's program: PMU 0 holds the placed events with each one's counter armed for sampling in turn; PMU 1 counts
+// the same events on the same counters, unarmed, for each instruction's exact count (event i of the results).
+SamplePlan program_of(const Schedule& placed, const std::vector<OneEvent>& planned, const SampleOptions& o) {
+    SamplePlan plan;
+    vg::EventProgram& p = plan.program;
+    p.num_pmus = 2;
+    std::vector<MsrWrite> writes = start_writes(placed);
+    for (std::size_t i = 0; i < planned.size(); ++i) {
+        const unsigned counter = static_cast<unsigned>(placed.requests[i].result_counter);
+        plan.counters.push_back(counter);
+        writes = armed_for_sampling(std::move(writes), counter, planned[i].event.period, planned[i].event.precise);
+    }
+    add_writes(&p, writes, 0);
+    add_writes(&p, start_writes(placed), 1);
+    vg::SampleSpec& spec = p.sample;
+    spec.enabled = true;
+    spec.exact_pmu = 1;
+    spec.callchain = o.callchain;
+    spec.call_edges = o.call_edges;
+    for (std::size_t i = 0; i < planned.size(); ++i) {
+        vg::ProgramEvent e;
+        e.index = static_cast<std::uint32_t>(i);
+        e.lp = 0;
+        e.counter = static_cast<std::uint8_t>(plan.counters[i]);
+        e.pmu = 1;
+        for (const PlacedUnit& u : placed.requests[i].units)
+            if (u.counter >= 0) e.check_mask |= counter_bit(static_cast<unsigned>(u.counter));
+        p.events[p.num_events++] = e;
+        vg::SampledCounter& sc = spec.events[spec.num_events++];
+        sc.pebs = planned[i].event.precise;
+        sc.counter = e.counter;
+        sc.period = planned[i].event.period;
+        sc.exact_counter = e.counter;
+
+        SampledEvent ev = planned[i].event;
+        // perf's raw config for the event, as Linux's P4 driver packs it: the ESCR above, the CCCR (as armed) below.
+        ev.raw_config = written_value(p, kCounters[plan.counters[i]].cccr_msr) & 0xFFFFFFFFu;
+        if (const PlacedUnit* u = count_unit(placed, i)) ev.raw_config |= u->escr_value << 32;
+        plan.events.push_back(ev);
+    }
     return plan;
+}
+
+}  // namespace
+
+Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& o) {
+    return plan_sampling(std::vector<std::string>{text}, o);
+}
+
+Result<SamplePlan> plan_sampling(const std::vector<std::string>& texts, const SampleOptions& o) {
+    if (texts.empty()) return bad("no event to sample");
+    if (texts.size() > vg::kMaxSampledEvents)
+        return bad(std::to_string(texts.size()) + " events: a recording samples at most " +
+                   std::to_string(vg::kMaxSampledEvents));
+    PlanOptions po;
+    po.model = o.model;
+    po.fp = o.fp;
+    po.default_privilege = Privilege{true, false};  // user mode, as perf samples for an unprivileged user
+    auto planned = plan_each(texts, o, po);
+    if (!planned) return planned.error();
+    auto placed = place_together(*planned, o, po);
+    if (!placed) return placed.error();
+    return program_of(*placed, *planned, o);
 }
 
 }  // namespace netburst::emu::run

@@ -1,13 +1,15 @@
-// `netburst-run record`'s event: the event string with its precise modifier, placed and encoded by the same parser,
-// allocator and encoder as counting runs, then armed for sampling as a driver would arm it: for IEBS, the counter
-// starts PERIOD events short of overflowing and its CCCR gets OVF_PMI_T0; for PEBS, the count goes on IQ_COUNTER4
-// (the only counter that drives PEBS for logical processor 0), IA32_PEBS_ENABLE gets ENABLE_PEBS and IA32_DS_AREA
-// points at the tool's private DS save area. A second emulated PMU counts the same event plainly, for the exact
-// per-instruction counts.
+// `netburst-run record`'s events: each event string with its precise modifier, parsed by the same parser as counting
+// runs, all placed together on one PMU by the same allocator (as a PAPI event set would be; what does not fit gets
+// the allocator's explanation) and encoded by the same encoder, then each armed for sampling as a driver would arm
+// it: for IEBS, its counter starts PERIOD events short of overflowing and its CCCR gets OVF_PMI_T0; for PEBS (one
+// event at most), the count goes on IQ_COUNTER4 (the only counter that drives PEBS for logical processor 0),
+// IA32_PEBS_ENABLE gets ENABLE_PEBS and IA32_DS_AREA points at the tool's private DS save area. A second emulated
+// PMU counts the same events on the same counters plainly, for the exact per-instruction counts.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "emulator/run/event_plan.h"
 #include "emulator/run/profile.h"
@@ -33,13 +35,17 @@ struct SampleOptions {
 };
 
 struct SamplePlan {
-    SampledEvent event;        // what the writers say about it (exact_total filled in after the run)
-    vg::EventProgram program;  // PMU 0: the sampling counter; PMU 1: the exact count (event 0 of the results)
-    unsigned counter = 0;      // the sampling counter
+    std::vector<SampledEvent> events;  // what the writers say about them, in -e order (exact_total filled in later)
+    vg::EventProgram program;  // PMU 0: the sampling counters; PMU 1: the exact counts (event i of the results)
+    std::vector<unsigned> counters;  // each event's sampling counter
 };
 
 // Errors: the parser's (unknown names get the nearest ones; a precise event that cannot drive PEBS gets the ones
-// that can), a derived preset, a period out of range, or the allocator's (an event it cannot put on IQ_COUNTER4).
+// that can), a derived preset, a period out of range (-F for an event that does not count cycles), more events than
+// kMaxSampledEvents, or the allocator's (events that cannot share the PMU: the colliding counter or ESCR; a second
+// :precise event, or one it cannot put on IQ_COUNTER4).
+Result<SamplePlan> plan_sampling(const std::vector<std::string>& texts, const SampleOptions& options);
+// One event.
 Result<SamplePlan> plan_sampling(const std::string& text, const SampleOptions& options);
 
 }  // namespace netburst::emu::run

@@ -7,6 +7,9 @@
 //   bool empty() const;                  its key is unset (no instruction lives at address 0)
 //   bool same_key(const Entry&) const;
 //   std::uint64_t key_hash() const;      mixed well enough that the high bits of a product spread it
+//   void set_key(const Entry&);          copies the key fields only: a new entry is an empty slot (all zero) with
+//                                        the key's key, so a key need not initialise its other fields (a key with
+//                                        wide zeroed costs would cost a memset on every lookup)
 #pragma once
 
 #include <cstddef>
@@ -37,13 +40,14 @@ public:
         for (std::size_t i = 0; i < capacity_; ++i) table_[i] = Entry{};
         used_ = 0;
     }
-    // The entry with `key`'s key, made from `key` when new; nullptr when the key is empty or memory runs out.
+    // The entry with `key`'s key, made with that key and zeros when new; nullptr when the key is empty or memory
+    // runs out.
     Entry* find_or_add(const Entry& key) {
         if (key.empty()) return nullptr;
         if (2 * (used_ + 1) > capacity_ && !resize(capacity_ * 2)) return nullptr;
         Entry* e = slot(key);
         if (e->empty()) {
-            *e = key;
+            e->set_key(key);
             ++used_;
         }
         return e;

@@ -1,10 +1,12 @@
-// A count per instruction address, for the sampler's exact per-instruction counts (address_table.h).
+// A count per instruction address and sampled event, for the sampler's exact per-instruction counts
+// (address_table.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "emulator/valgrind/address_table.h"
+#include "emulator/valgrind/program_file.h"
 
 namespace netburst::emu::vg {
 
@@ -12,11 +14,12 @@ class PcCounts {
 public:
     struct Entry {
         std::uint64_t pc = 0;     // 0: empty (no instruction lives at address 0)
-        std::uint64_t count = 0;
+        std::uint64_t count[kMaxSampledEvents];  // per sampled event (SampleSpec::events' index); a key leaves it unset
         bool sampled = false;     // a sample named this address (its place in the source is wanted too)
 
         bool empty() const { return pc == 0; }
         bool same_key(const Entry& e) const { return pc == e.pc; }
+        void set_key(const Entry& e) { pc = e.pc; }
         std::uint64_t key_hash() const { return pc; }
     };
     using Alloc = AddressTable<Entry>::Alloc;
@@ -31,8 +34,8 @@ public:
         key.pc = pc;
         return table_.find_or_add(key);
     }
-    void add(std::uint64_t pc, std::uint64_t count) {
-        if (Entry* e = find_or_add(pc)) e->count += count;
+    void add(std::uint64_t pc, unsigned event, std::uint64_t count) {
+        if (Entry* e = find_or_add(pc)) e->count[event] += count;
     }
     void mark_sampled(std::uint64_t pc) {
         if (Entry* e = find_or_add(pc)) e->sampled = true;

@@ -8,6 +8,43 @@ namespace netburst::emu::vg {
 namespace {
 const char* const kSampleUsage =
     "expected 'sample iebs|pebs COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain] [calledges]'";
+
+// One `sample` line: the next sampled event, and the recording's flags.
+const char* parse_sample_line(LineScanner& s, SampleSpec* spec) {
+    if (spec->num_events == kMaxSampledEvents) return "too many sample lines";
+    SampledCounter event;
+    std::uint64_t counter, period, pmu, exact;
+    const char* kind;
+    std::size_t kind_size;
+    if (!s.word(&kind, &kind_size)) return kSampleUsage;
+    if (equal_word(kind, kind_size, "pebs")) event.pebs = true;
+    else if (!equal_word(kind, kind_size, "iebs")) return kSampleUsage;
+    if (!s.number(&counter) || !s.number(&period) || !s.number(&pmu) || !s.number(&exact)) return kSampleUsage;
+    // The flags, in any order.
+    while (!s.at_line_end()) {
+        const char* flag;
+        std::size_t flag_size;
+        if (!s.word(&flag, &flag_size)) return kSampleUsage;
+        if (equal_word(flag, flag_size, "callchain")) spec->callchain = true;
+        else if (equal_word(flag, flag_size, "calledges")) spec->call_edges = true;
+        else return kSampleUsage;
+    }
+    if (counter >= kNumCounters || exact >= kNumCounters) return "counter out of range";
+    if (pmu >= EventProgram::kMaxPmus) return "PMU number out of range";
+    if (spec->enabled && pmu != spec->exact_pmu) return "sample lines name different exact-count PMUs";
+    if (event.pebs && spec->pebs_event() >= 0) return "a second pebs sample line (one PEBS counter)";
+    if (period < min_sample_period(event.pebs) || period > kMaxSamplePeriod) return "sample period out of range";
+    for (unsigned i = 0; i < spec->num_events; ++i)
+        if (spec->events[i].counter == counter) return "two sample lines on one counter";
+    event.counter = static_cast<std::uint8_t>(counter);
+    event.period = period;
+    event.exact_counter = static_cast<std::uint8_t>(exact);
+    spec->enabled = true;
+    spec->exact_pmu = static_cast<std::uint8_t>(pmu);
+    spec->events[spec->num_events++] = event;
+    return nullptr;
+}
+
 }  // namespace
 
 const char* parse_event_program(const char* text, std::size_t length, EventProgram* out, unsigned* line) {
@@ -49,32 +86,7 @@ const char* parse_event_program(const char* text, std::size_t length, EventProgr
                                                           static_cast<std::uint8_t>(a),
                                                           static_cast<std::uint32_t>(c), pmu};
         } else if (equal_word(w, n, "sample")) {
-            SampleSpec& spec = out->sample;
-            std::uint64_t pmu_e;
-            const char* kind;
-            std::size_t kind_size;
-            if (!s.word(&kind, &kind_size)) return kSampleUsage;
-            if (equal_word(kind, kind_size, "pebs")) spec.pebs = true;
-            else if (!equal_word(kind, kind_size, "iebs")) return kSampleUsage;
-            if (!s.number(&a) || !s.number(&b) || !s.number(&pmu_e) || !s.number(&c))
-                return kSampleUsage;
-            // The flags, in any order.
-            while (!s.at_line_end()) {
-                const char* flag;
-                std::size_t flag_size;
-                if (!s.word(&flag, &flag_size)) return kSampleUsage;
-                if (equal_word(flag, flag_size, "callchain")) spec.callchain = true;
-                else if (equal_word(flag, flag_size, "calledges")) spec.call_edges = true;
-                else return kSampleUsage;
-            }
-            if (a >= kNumCounters || c >= kNumCounters) return "counter out of range";
-            if (pmu_e >= EventProgram::kMaxPmus) return "PMU number out of range";
-            if (b < min_sample_period(spec.pebs) || b > kMaxSamplePeriod) return "sample period out of range";
-            spec.enabled = true;
-            spec.counter = static_cast<std::uint8_t>(a);
-            spec.period = b;
-            spec.exact_pmu = static_cast<std::uint8_t>(pmu_e);
-            spec.exact_counter = static_cast<std::uint8_t>(c);
+            if (const char* error = parse_sample_line(s, &out->sample)) return error;
         } else {
             return "unknown line (expected wrmsr, event, pmu or sample)";
         }
@@ -100,12 +112,13 @@ std::size_t format_event_program(const EventProgram& program, char* buffer, std:
                     .ch('\n');
         }
     }
-    if (program.sample.enabled) {
-        const SampleSpec& spec = program.sample;
-        w.str("sample ").str(spec.pebs ? "pebs " : "iebs ").dec(spec.counter).ch(' ').dec(spec.period).ch(' ')
-            .dec(spec.exact_pmu).ch(' ').dec(spec.exact_counter);
-        if (spec.callchain) w.str(" callchain");
-        if (spec.call_edges) w.str(" calledges");
+    const SampleSpec& spec = program.sample;
+    for (unsigned i = 0; spec.enabled && i < spec.num_events; ++i) {
+        const SampledCounter& e = spec.events[i];
+        w.str("sample ").str(e.pebs ? "pebs " : "iebs ").dec(e.counter).ch(' ').dec(e.period).ch(' ')
+            .dec(spec.exact_pmu).ch(' ').dec(e.exact_counter);
+        if (i == 0 && spec.callchain) w.str(" callchain");
+        if (i == 0 && spec.call_edges) w.str(" calledges");
         w.ch('\n');
     }
     return w.finish();

@@ -9,11 +9,13 @@
 //                               the program sees; PMUs 1 and up watch the same core for events that do not fit
 //                               on one PMU (Emulator::attach_observers)
 //   sample KIND COUNTER PERIOD EXACT_PMU EXACT_COUNTER [callchain] [calledges]
-//                               netburst-run record: COUNTER of PMU 0 on logical processor 0 samples every PERIOD
-//                               events, by its overflow interrupt (KIND iebs) or by PEBS (KIND pebs); COUNTER of PMU
-//                               EXACT_PMU counts the same event without sampling (each instruction's exact count);
-//                               `callchain` (record -g): each sample carries its thread's shadow call stack;
-//                               `calledges` (record --callgrind): the samples file gets the call edges
+//                               netburst-run record, one line per sampled event (event 0, 1, ... in line order, at
+//                               most kMaxSampledEvents): COUNTER of PMU 0 on logical processor 0 samples every PERIOD
+//                               events, by its overflow interrupt (KIND iebs) or by PEBS (KIND pebs; one such line at
+//                               most); COUNTER of PMU EXACT_PMU (the same on every line) counts the same event
+//                               without sampling (each instruction's exact count). The flags are the recording's,
+//                               on any line: `callchain` (record -g): each sample carries its thread's shadow call
+//                               stack; `calledges` (record --callgrind): the samples file gets the call edges
 //
 // Numbers are decimal or 0x-hexadecimal. Freestanding: the tool parses it; netburst-run writes it.
 #pragma once
@@ -39,16 +41,33 @@ struct ProgramEvent {
     std::uint8_t pmu = 0;
 };
 
-// What `netburst-run record` asks the tool to sample (emulator/valgrind/sampler.h does it).
-struct SampleSpec {
-    bool enabled = false;
+// How many events one recording samples at most: each has its own counter, and the tool's per-instruction and
+// per-call tables keep a cost for each (pc_counts.h, call_edges.h), so the limit is their width.
+constexpr unsigned kMaxSampledEvents = 8;
+
+// One sampled event of a recording.
+struct SampledCounter {
     bool pebs = false;              // PEBS (precise) instead of the counter's overflow interrupt
     std::uint8_t counter = 0;       // of PMU 0, logical processor 0
     std::uint64_t period = 0;       // events per sample
-    std::uint8_t exact_pmu = 0;     // the PMU whose counter `exact_counter` counts the same event, exactly
-    std::uint8_t exact_counter = 0;
+    std::uint8_t exact_counter = 0; // of SampleSpec::exact_pmu: the same event, counted exactly
+};
+
+// What `netburst-run record` asks the tool to sample (emulator/valgrind/sampler.h does it).
+struct SampleSpec {
+    bool enabled = false;
+    unsigned num_events = 0;
+    SampledCounter events[kMaxSampledEvents];
+    std::uint8_t exact_pmu = 0;     // the PMU that counts every sampled event exactly
     bool callchain = false;         // record -g: samples carry the call chain (shadow_stack.h)
     bool call_edges = false;        // record --callgrind: the call edges with their inclusive costs (call_edges.h)
+
+    // The event that samples by PEBS, or -1 (there is one PEBS counter and one DS save area).
+    int pebs_event() const {
+        for (unsigned i = 0; i < num_events; ++i)
+            if (events[i].pebs) return static_cast<int>(i);
+        return -1;
+    }
 };
 
 // The periods a sampling counter can take: it must overflow at least once per sample, and a PEBS counter's

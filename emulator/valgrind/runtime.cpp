@@ -57,7 +57,8 @@ bool sampler_describe(std::uint64_t ip, SourcePlace* out) {
 
 }  // namespace
 
-// netburst-run record: its event program names a sampling counter on PMU 0 and an exact-count twin on another PMU.
+// netburst-run record: its event program names the sampling counters on PMU 0 and their exact-count twins on another
+// PMU.
 const char* ToolRuntime::start_sampling() {
     const SampleSpec& spec = program_->sample;
     if (config_.hyper_threading || config_.cpu_wide) return "sampling runs one PMU per thread, without --ht";
@@ -71,7 +72,7 @@ const char* ToolRuntime::start_sampling() {
     if (const char* error = sampler_->init(spec, emu_->config().long_mode, host)) return error;
     // PEBS records go to the sampler's private DS area, never into the program's memory: every thread's PMU 0 is
     // a copy of this one.
-    if (spec.pebs) emu_->pmu().set_guest_memory(sampler_->ds_memory());
+    if (spec.pebs_event() >= 0) emu_->pmu().set_guest_memory(sampler_->ds_memory());
     return nullptr;
 }
 

@@ -189,7 +189,7 @@ private:
     Pmu* blank_pmu_ = nullptr;   // the PMU as reset() leaves it: what an observer starts from
     Pmu* observers_[Emulator::kMaxObservers] = {};  // CPU-wide mode: PMUs 1 and up
     EventProgram* program_ = nullptr;
-    Sampler* sampler_ = nullptr;  // netburst-run record: the program's sampling counter and its exact twin
+    Sampler* sampler_ = nullptr;  // netburst-run record: the program's sampling counters and their exact twins
     bool program_taken_ = false;  // the program wrote a register of program_ (ProcessResults::pmu_taken)
     ThreadContext* threads_ = nullptr;
     unsigned current_ = 0;       // the thread whose PMU is installed (0: none)

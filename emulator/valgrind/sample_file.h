@@ -1,22 +1,25 @@
 // What the tool reports to `netburst-run record` for one process image: its samples, each instruction's exact count
-// of the sampled event, where those instructions are in the source, and the objects the process had mapped.
+// of each sampled event, where those instructions are in the source, and the objects the process had mapped.
 //
-//   netburst-samples 1
+//   netburst-samples 2
+//   events N                     the recording samples N events (the event program's `sample` lines, in order);
+//                                EVENT below is one of them, 0 to N - 1
 //   process PID EXE              the process and its executable (EXE: the rest of the line)
-//   i TID CYCLE IP               an overflow-interrupt (IEBS) sample: the interrupt returned to IP
-//   p TID CYCLE IP [ADDR]        a PEBS sample: IP caused the event; ADDR, when present, is its data address
+//   i EVENT TID CYCLE IP         an overflow-interrupt (IEBS) sample of EVENT: the interrupt returned to IP
+//   p EVENT TID CYCLE IP [ADDR]  a PEBS sample of EVENT: IP caused the event; ADDR, when present, is its data address
 //   chain [RET...]               (record -g) the call chain of the sample on the line before: the return addresses
 //                                of the thread's shadow call stack at IP, innermost first (shadow_stack.h)
 //   cycles N                     the image's last emulated cycle (its emulator counts from 0; an exec'd image's
 //                                times follow this)
 //   lost N                       interrupts that returned nowhere (their thread stopped while they waited)
 //   chain-overflow N             (record -g) calls the shadow stacks could not hold (deeper than their capacity)
-//   count IP N                   the instruction at IP caused N events (the exact count, not sampled)
-//   call SITE CALLEE N EXACT SAMPLES
-//                                (record --callgrind) N calls from the instruction at SITE to CALLEE, and what
-//                                happened while they were open, callees included: EXACT events (the exact count)
-//                                and SAMPLES samples. A call still open when its thread or image ended counts with
-//                                what it cost so far (an image that goes on after a failed exec adds to it, N 0)
+//   count IP C...                the instruction at IP caused C events of each sampled event, N numbers (the exact
+//                                counts, not sampled)
+//   call SITE CALLEE CALLS EXACT SAMPLES...
+//                                (record --callgrind) CALLS calls from the instruction at SITE to CALLEE, and what
+//                                happened while they were open, callees included, for each sampled event (N pairs):
+//                                EXACT events (the exact count) and SAMPLES samples. A call still open when its thread or image ended counts with
+//                                what it cost so far (an image that goes on after a failed exec adds to it, CALLS 0)
 //   fn IP NAME                   IP's function (NAME: the rest of the line)
 //   src IP LINE FILE             IP's source line (FILE: the rest of the line)
 //   map START LEN PGOFF PROT DEV INO PATH

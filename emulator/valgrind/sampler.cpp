@@ -6,10 +6,15 @@
 namespace netburst::emu::vg {
 
 const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerHost& host) {
-    if (!spec.enabled) return "no sampling was asked for";
-    if (spec.counter >= kNumCounters || spec.exact_counter >= kNumCounters) return "sampling counter out of range";
-    if (spec.period < min_sample_period(spec.pebs) || spec.period > kMaxSamplePeriod) return "sample period out of range";
-    if (spec.pebs && spec.counter != kPebsCounterThread0) return "PEBS samples on IQ_COUNTER4 (counter 16) only";
+    if (!spec.enabled || spec.num_events == 0) return "no sampling was asked for";
+    if (spec.num_events > kMaxSampledEvents) return "too many sampled events";
+    for (unsigned i = 0; i < spec.num_events; ++i) {
+        const SampledCounter& e = spec.events[i];
+        if (e.counter >= kNumCounters || e.exact_counter >= kNumCounters) return "sampling counter out of range";
+        if (e.period < min_sample_period(e.pebs) || e.period > kMaxSamplePeriod) return "sample period out of range";
+        if (e.pebs && e.counter != kPebsCounterThread0) return "PEBS samples on IQ_COUNTER4 (counter 16) only";
+        if (e.pebs && static_cast<int>(i) != spec.pebs_event()) return "one PEBS event at most";
+    }
     if (!host.write || !host.alloc || !host.release) return "the sampler needs a writer and an allocator";
     spec_ = spec;
     long_mode_ = long_mode;
@@ -17,10 +22,10 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
     writer_.set_sink(host.write);
     if (!counts_.init(host.alloc, host.release)) return "out of memory";
     if (spec.call_edges) {
-        if (!edges_.init(host.alloc, host.release)) return "out of memory";
+        if (!edges_.init(host.alloc, host.release, spec.num_events)) return "out of memory";
         edge_sink_ = &edges_;
     }
-    if (spec.pebs) {
+    if (const int pebs = spec.pebs_event(); pebs >= 0) {
         // As a driver sets the DS area up: the buffer after the management area, no interrupt before it is full
         // (it is emptied after every instruction), and the counter reset that makes every PERIOD-th event a sample.
         DsAreaSetup setup;
@@ -28,7 +33,7 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
         setup.index = setup.buffer_base;
         setup.absolute_maximum = setup.buffer_base + kPebsRecords * pebs_record_size(long_mode);
         setup.interrupt_threshold = setup.absolute_maximum;
-        setup.counter_reset = sample_start_value(spec.period, true);
+        setup.counter_reset = sample_start_value(spec.events[pebs].period, true);
         if (!write_ds_area(ds_memory(), kSampleDsArea, long_mode, setup)) return "the DS area does not fit";
     }
     return nullptr;
@@ -38,7 +43,7 @@ GuestMemory Sampler::ds_memory() { return ds_window_.view(); }
 
 void Sampler::begin_process(std::uint64_t pid, const char* exe) {
     TextWriter first = writer_.line();
-    first.str("netburst-samples 1\n");
+    first.str("netburst-samples 2\nevents ").dec(spec_.num_events).ch('\n');
     writer_.commit(first);
     TextWriter w = writer_.line();
     w.str("process ").dec(pid).ch(' ');
@@ -64,31 +69,42 @@ void Sampler::drain(Emulator& emu, unsigned lp) {
 }
 
 void Sampler::take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi) {
-    // Only the sampling counter's overflow interrupts sample; a PEBS buffer-threshold interrupt cannot come (the
-    // threshold is the buffer's end and the buffer is emptied after every instruction).
-    if (spec_.pebs || pmi.pebs_threshold || !(pmi.overflowed & (std::uint32_t{1} << spec_.counter))) return;
-    if (pmi.eip == 0) {
-        ++lost_;  // the thread stopped before any instruction told where the interrupt returns
-    } else {
-        TextWriter w = writer_.line();
-        w.str("i ").dec(tid_).ch(' ').dec(pmi.cycle).ch(' ').hex(pmi.eip).ch('\n');
-        writer_.commit(w);
-        write_chain();
-        counts_.mark_sampled(pmi.eip);
-        if (stack_) stack_->add_sample();
-        ++samples_;
+    // Only the sampling counters' overflow interrupts sample (the PEBS counter's OVF flag may be in the mask too; it
+    // raises no interrupt); a PEBS buffer-threshold interrupt cannot come (the threshold is the buffer's end and the
+    // buffer is emptied after every instruction).
+    if (pmi.pebs_threshold) return;
+    bool sampling = false;
+    for (unsigned i = 0; i < spec_.num_events; ++i) {
+        const SampledCounter& e = spec_.events[i];
+        if (e.pebs || !(pmi.overflowed & (std::uint32_t{1} << e.counter))) continue;
+        sampling = true;
+        // eip 0: the thread stopped before any instruction told where the interrupt returns (counted below).
+        if (pmi.eip != 0) {
+            TextWriter w = writer_.line();
+            w.str("i ").dec(i).ch(' ').dec(tid_).ch(' ').dec(pmi.cycle).ch(' ').hex(pmi.eip).ch('\n');
+            writer_.commit(w);
+            note_sample(i, pmi.eip);
+        }
+        rearm_iebs(emu, lp, e);
     }
-    rearm_iebs(emu, lp);
+    if (sampling && pmi.eip == 0) ++lost_;
 }
 
-void Sampler::rearm_iebs(Emulator& emu, unsigned lp) {
-    const CounterDef& regs = kCounters[spec_.counter];
+void Sampler::note_sample(unsigned event, std::uint64_t ip) {
+    write_chain();
+    counts_.mark_sampled(ip);
+    if (stack_) stack_->add_sample(event);
+    ++samples_;
+}
+
+void Sampler::rearm_iebs(Emulator& emu, unsigned lp, const SampledCounter& event) {
+    const CounterDef& regs = kCounters[event.counter];
     std::uint64_t cccr = 0, value = 0;
     emu.read_msr(lp, regs.cccr_msr, &cccr);
     emu.read_msr(lp, regs.counter_msr, &value);
     // The counter kept counting after it wrapped: `value` events of the next period have already happened (a
     // value in the upper half means it has not wrapped, which a sampling counter's interrupt does not allow).
-    const std::int64_t period = static_cast<std::int64_t>(spec_.period);
+    const std::int64_t period = static_cast<std::int64_t>(event.period);
     const std::int64_t overrun = value < (std::uint64_t{1} << 39) ? static_cast<std::int64_t>(value) : 0;
     std::int64_t left = period - overrun;
     if (left <= -period) left = period;  // more than a whole period went by: start a fresh one
@@ -98,15 +114,15 @@ void Sampler::rearm_iebs(Emulator& emu, unsigned lp) {
 }
 
 void Sampler::take_pebs(const PebsRecord& record) {
+    // The PEBS counter is one: its records are the PEBS event's.
+    const int event = spec_.pebs_event();
+    if (event < 0) return;
     TextWriter w = writer_.line();
-    w.str("p ").dec(tid_).ch(' ').dec(record.cycle).ch(' ').hex(record.eip);
+    w.str("p ").dec(static_cast<unsigned>(event)).ch(' ').dec(tid_).ch(' ').dec(record.cycle).ch(' ').hex(record.eip);
     if (record.has_data_address) w.ch(' ').hex(record.data_address);
     w.ch('\n');
     writer_.commit(w);
-    write_chain();
-    counts_.mark_sampled(record.eip);
-    if (stack_) stack_->add_sample();
-    ++samples_;
+    note_sample(static_cast<unsigned>(event), record.eip);
 }
 
 void Sampler::write_chain() {
@@ -139,20 +155,26 @@ void Sampler::finish(Cycle now, std::uint64_t chain_overflow) {
     if (edge_sink_) {
         edges_.for_each([&](const CallEdges::Entry& e) {
             TextWriter w = writer_.line();
-            w.str("call ").hex(e.site).ch(' ').hex(e.callee).ch(' ').dec(e.calls).ch(' ').dec(e.exact).ch(' ')
-                .dec(e.samples).ch('\n');
+            w.str("call ").hex(e.site).ch(' ').hex(e.callee).ch(' ').dec(e.calls);
+            for (unsigned i = 0; i < spec_.num_events; ++i)
+                w.ch(' ').dec(e.costs.exact[i]).ch(' ').dec(e.costs.samples[i]);
+            w.ch('\n');
             writer_.commit(w);
         });
         // Both ends of every edge need their place in the source (below), with or without a count of their own.
         edges_.for_each([&](const CallEdges::Entry& e) {
-            counts_.add(e.site, 0);
-            counts_.add(e.callee, 0);
+            counts_.add(e.site, 0, 0);
+            counts_.add(e.callee, 0, 0);
         });
     }
     counts_.for_each([&](const PcCounts::Entry& e) {
-        if (e.count != 0) {
+        bool counted = false;
+        for (unsigned i = 0; i < spec_.num_events; ++i) counted = counted || e.count[i] != 0;
+        if (counted) {
             TextWriter w = writer_.line();
-            w.str("count ").hex(e.pc).ch(' ').dec(e.count).ch('\n');
+            w.str("count ").hex(e.pc);
+            for (unsigned i = 0; i < spec_.num_events; ++i) w.ch(' ').dec(e.count[i]);
+            w.ch('\n');
             writer_.commit(w);
         }
         SourcePlace place;
@@ -187,7 +209,8 @@ void Sampler::forget() {
     counts_.clear();
     edges_.clear();
     samples_ = lost_ = 0;
-    last_exact_ = last_pc_ = 0;
+    for (std::uint64_t& v : last_exact_) v = 0;
+    last_pc_ = 0;
     exact_ = nullptr;
     stack_ = nullptr;
 }

@@ -1,13 +1,16 @@
 // Event-based sampling for `netburst-run record`: the part of an operating system's PMU driver that a sampling run
-// needs, acting on the emulated PMU the way an interrupt handler acts on a real one.
+// needs, acting on the emulated PMU the way an interrupt handler acts on a real one. A recording samples one or more
+// events (SampleSpec::events), each on its own counter of PMU 0; every sample names its event by its index there.
 //
-// - IEBS: the sampling counter has OVF_PMI_T0 set (netburst-run's program). When the PMU model raises and resolves
+// - IEBS: each sampling counter has OVF_PMI_T0 set (netburst-run's program). When the PMU model raises and resolves
 //   the interrupt (emulator/pmu/pmi.h: taken pmi_skid_cycles after the event that follows the overflow, returning
-//   to the first instruction not yet retired then), the sample is that return address. The handler then clears
-//   the CCCR's OVF flag and reloads the counter so that the next overflow comes PERIOD events after this one,
+//   to the first instruction not yet retired then), the sample is that return address, for every sampling counter
+//   the interrupt's overflow mask names (two counters that overflow while one interrupt waits share it, as on the
+//   hardware, whose interrupt line has one PMI pending at a time). The handler then clears that counter's CCCR OVF
+//   flag and reloads the counter so that the next overflow comes PERIOD events after this one,
 //   counting the events that arrived while the interrupt was on its way (as Linux's x86 PMI handler does in
 //   x86_perf_event_set_period: what was left of the period, or a whole period when more than one has passed).
-// - PEBS: the counter is IQ_COUNTER4 with IA32_PEBS_ENABLE's ENABLE_PEBS set; the PMU model writes a record into
+// - PEBS (one event at most): the counter is IQ_COUNTER4 with IA32_PEBS_ENABLE's ENABLE_PEBS set; the PMU model writes a record into
 //   the DS buffer for the first counted uop after each overflow and reloads the counter from the DS area's counter
 //   reset. The DS save area lives in memory private to the sampler (ds_memory()), so the program's memory is never
 //   written. Each record's instruction pointer is the sample, with the data address of the sampled load or store
@@ -18,15 +21,16 @@
 // before it lets the instruction's own call or return change the stack.
 //
 // With --callgrind (SampleSpec::call_edges) the image's call edges (call_edges.h) are kept from the same stacks:
-// the exact count settled after each instruction and each sample taken are added to the running thread's stack,
+// each event's exact count settled after each instruction and each sample taken are added to the running thread's
+// stack,
 // whose frames measure their calls against them. A frame's inclusive exact count is therefore the sum of the exact
 // counts given to the instructions that ran while it was open, the same attribution as the `count` lines.
 //
 // Both are drained after every instruction (after()), so the handler acts at the instruction boundary the
 // interrupt returns to, one instruction later than on hardware: the emulator learns where an interrupt returns
 // only when that instruction retires. Exact counts: a second PMU (an observer of the same core) counts the same
-// event without sampling; after each instruction the increase of its counter is added to that instruction's
-// address.
+// events without sampling, one counter each; after each instruction the increase of each counter is added to that
+// instruction's address under its event.
 //
 // Freestanding: the Valgrind tool runs it; the host's unit tests drive it with an Emulator of their own.
 #pragma once
@@ -83,9 +87,11 @@ public:
     // `stack` its shadow call stack (used only with spec().callchain or call_edges; nullptr: none).
     void switch_to(const Pmu* exact, std::uint64_t tid, ShadowStack* stack) {
         exact_ = exact;
-        last_exact_ = exact ? exact->counter_value(spec_.exact_counter) : 0;
+        for (unsigned i = 0; i < spec_.num_events; ++i)
+            last_exact_[i] = exact ? exact->counter_value(spec_.events[i].exact_counter) : 0;
         tid_ = tid;
         stack_ = keeps_stacks() ? stack : nullptr;
+        if (stack_) stack_->set_events(spec_.num_events);
     }
     // After each instruction the emulator ran for the current thread, on logical processor `lp`. Without -g and
     // --callgrind the only cost of the call stacks is the test of stack_.
@@ -111,25 +117,29 @@ public:
     void forget();
     SampleWriter& writer() { return writer_; }
 
-    std::uint64_t samples() const { return samples_; }
+    std::uint64_t samples() const { return samples_; }  // all events' together
     std::uint64_t lost() const { return lost_; }
 
 private:
     static constexpr std::uint64_t kCounterMask = (std::uint64_t{1} << 40) - 1;
-    // The exact counter's increase since the last look goes to the last instruction run (events the machine
+    // Each exact counter's increase since the last look goes to the last instruction run (events the machine
     // reports when it serialises, at a thread switch or an interrupt, belong to the instructions before it).
     void settle() {
         if (!exact_) return;
-        const std::uint64_t v = exact_->counter_value(spec_.exact_counter);
-        if (v == last_exact_) return;
-        const std::uint64_t n = (v - last_exact_) & kCounterMask;
-        counts_.add(last_pc_, n);
-        if (stack_) stack_->add_exact(n);
-        last_exact_ = v;
+        for (unsigned i = 0; i < spec_.num_events; ++i) {
+            const std::uint64_t v = exact_->counter_value(spec_.events[i].exact_counter);
+            if (v == last_exact_[i]) continue;
+            const std::uint64_t n = (v - last_exact_[i]) & kCounterMask;
+            counts_.add(last_pc_, i, n);
+            if (stack_) stack_->add_exact(n, i);
+            last_exact_[i] = v;
+        }
     }
     void take_pmi(Emulator& emu, unsigned lp, const PmiRecord& pmi);
     void take_pebs(const PebsRecord& record);
-    void rearm_iebs(Emulator& emu, unsigned lp);
+    // A sample of event `event` at `ip` was written: its place in the source is wanted, and the stack counts it.
+    void note_sample(unsigned event, std::uint64_t ip);
+    void rearm_iebs(Emulator& emu, unsigned lp, const SampledCounter& event);
     // With -g: the `chain` line after a sample's line.
     void write_chain();
 
@@ -141,7 +151,7 @@ private:
     CallEdges edges_;
     CallEdges* edge_sink_ = nullptr;  // &edges_ with call_edges
     const Pmu* exact_ = nullptr;
-    std::uint64_t last_exact_ = 0;
+    std::uint64_t last_exact_[kMaxSampledEvents] = {};
     std::uint64_t last_pc_ = 0;
     std::uint64_t tid_ = 0;
     ShadowStack* stack_ = nullptr;  // the current thread's, with -g

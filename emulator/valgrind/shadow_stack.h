@@ -13,8 +13,8 @@
 //   a return takes one of them back instead of looking at the entries.
 // - The kernel's own calls and returns (cpl 0: the synthetic kernel paths) are not the program's and are skipped.
 //
-// Call edges (update() given a CallEdges table): the thread's running costs (costs(): the exact count of the
-// sampled event and the samples, which the sampler adds as they come) are noted in each frame at its call; every
+// Call edges (update() given a CallEdges table): the thread's running costs (costs(): each sampled event's exact
+// count and samples, which the sampler adds as they come) are noted in each frame at its call; every
 // frame a return pops adds one call and the costs since then to the edge (call site, callee), so a multi-frame pop
 // closes each frame it passes. A callee whose first instructions are unconditional jumps (a PLT stub, a thunk) is
 // named after where they lead. Frames still open when their thread or image ends are closed by report_open().
@@ -35,10 +35,7 @@ public:
     static constexpr unsigned kCapacity = 127;
 
     // The thread's running costs, which the frames measure their calls against.
-    struct Costs {
-        std::uint64_t exact = 0;    // the sampled event's exact count
-        std::uint64_t samples = 0;
-    };
+    using Costs = EventCosts;
 
     void clear() {
         depth_ = 0;
@@ -62,7 +59,12 @@ public:
             entering_ = false;
             return;
         }
-        entries_[depth_++] = Frame{call.pc + call.length, call.pc, call.target, costs_, false};
+        Frame& f = entries_[depth_++];
+        f.return_address = call.pc + call.length;
+        f.site = call.pc;
+        f.callee = call.target;
+        f.at_call.copy_from(costs_, events_);  // the recording's events only: costs beyond them are never read
+        f.reported = false;
         entering_ = true;
     }
     void pop_to(std::uint64_t target, CallEdges* edges = nullptr) {
@@ -79,8 +81,11 @@ public:
             }
     }
 
-    void add_exact(std::uint64_t n) { costs_.exact += n; }
-    void add_sample() { ++costs_.samples; }
+    // Sampled event `event` (SampleSpec::events' index) counted n more, or was sampled once more.
+    // How many events the recording samples (default 1): the costs the frames keep.
+    void set_events(unsigned events) { events_ = events; }
+    void add_exact(std::uint64_t n, unsigned event = 0) { costs_.exact[event] += n; }
+    void add_sample(unsigned event = 0) { ++costs_.samples[event]; }
     const Costs& costs() const { return costs_; }
     // The thread or its image ends with frames open: each adds its call (once) and its costs so far, and measures
     // from now on, should the image go on (an exec that failed).
@@ -117,8 +122,7 @@ private:
         bool reported;         // report_open() has counted its call already
     };
     void close(const Frame& f, CallEdges* edges) const {
-        edges->add(f.site, f.callee, f.reported ? 0 : 1, costs_.exact - f.at_call.exact,
-                   costs_.samples - f.at_call.samples);
+        edges->add(f.site, f.callee, f.reported ? 0 : 1, costs_.since(f.at_call, events_));
     }
     // The first instructions of the callee just entered: while they are unconditional jumps, the callee is where
     // they go (a call through the PLT names the function, not its stub).
@@ -134,7 +138,8 @@ private:
     bool entering_ = false;         // the top frame's callee has run only jumps so far
     std::uint64_t excess_ = 0;      // calls past the capacity whose returns have not come yet
     std::uint64_t overflowed_ = 0;
-    Costs costs_;
+    Costs costs_{};
+    unsigned events_ = 1;
 };
 
 }  // namespace netburst::emu::vg

@@ -513,7 +513,15 @@ TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
         o << std::hex << v;
         return o.str();
     };
+    unsigned before_load = 0;
     for (const auto& [ip, n] : iebs_ips) {
+        // A period that ends on a miss before walk's loop (the dynamic loader's, main's) can skid to walk's first
+        // instructions, before the load: where periods end depends on the misses before walk, which move with the
+        // size of the program's environment. One such sample at most; the others must be past the load.
+        if (std::stoull(ip, nullptr, 16) < std::stoull(load, nullptr, 16)) {
+            before_load += n;
+            continue;
+        }
         const std::uint64_t file_ip = file_load + (std::stoull(ip, nullptr, 16) - std::stoull(load, nullptr, 16));
         const ToolRun between = run_command("objdump -d --no-show-raw-insn --start-address=0x" + hex(file_load) +
                                             " --stop-address=0x" + hex(file_ip) + " " + l1_miss +
@@ -521,6 +529,140 @@ TEST(RecordL1Miss, PebsIsExactIebsSkidsAndTheAddressesAreTheRing) {
         ASSERT_EQ(between.status, 0) << between.err;
         EXPECT_GE(std::stoul(between.out), 65u) << n << " samples at " << ip << ", the load at " << load;
     }
+    EXPECT_LE(before_load, 1u) << iebs.out.substr(0, 2000);
+}
+
+// The number in `text` after `before` (commas allowed), or -1.
+long long number_after(const std::string& text, const std::string& before) {
+    std::size_t at = text.find(before);
+    if (at == std::string::npos) return -1;
+    at += before.size();
+    const std::string digits = without_commas(take_number(text, &at));
+    return digits.empty() ? -1 : std::stoll(digits);
+}
+
+// An event's count in a counting run of guest_record (netburst-run -e EVENT, user mode as record's default).
+long long counted(const std::string& event) {
+    const ToolRun run =
+        run_command(netburst_run() + " --no-progress --json -e " + event + " -- " + guest() + " 20000");
+    EXPECT_EQ(run.status, 0) << run.err;
+    const auto j = nlohmann::json::parse(run.err.substr(run.err.find('{')), nullptr, false);
+    if (j.is_discarded()) return -1;
+    return j["events"][0]["value"].get<long long>();
+}
+
+// Two events in one recording, as perf record -e A -e B: instructions by their overflow interrupt and the chase's
+// L1 misses by PEBS, each on its own counter. perf report and perf script show each under its name with its own id,
+// and each event's samples are its count (as a counting run counts it) divided by the period, within the rounding
+// of the interrupt's reload; the callgrind file has both events' columns.
+TEST(RecordSeveral, TwoEventsInOneRunAppearSeparately) {
+    const std::string dir = ::testing::TempDir();
+    const std::string data = dir + "nb-two.%p.data", callgrind = dir + "nb-two.%p.callgrind";
+    const unsigned period = 1009;
+    const ToolRun run = run_command(netburst_run() + " record --no-progress -e PAPI_TOT_INS -e " +
+                                    "1stL_cache_load_miss_retired:precise=1 -c " + std::to_string(period) + " -o " +
+                                    data + " --callgrind " + callgrind + " -- " + guest() + " 20000");
+    ASSERT_EQ(run.status, 0) << run.err;
+    // The summary: a line for the run and one per event, each with its samples and exact count.
+    EXPECT_NE(run.err.find(" samples of 2 events in "), std::string::npos) << run.err;
+    const long long ins_samples = number_after(run.err, "[   ");
+    const std::size_t second = run.err.find("[   ", run.err.find("[   ") + 1);
+    ASSERT_NE(second, std::string::npos) << run.err;
+    const long long miss_samples = number_after(run.err.substr(second), "[   ");
+    const long long ins_exact = number_after(run.err, "PAPI_TOT_INS (IEBS, one every 1,009 events); exact count ");
+    const long long miss_exact = number_after(
+        run.err, "1stL_cache_load_miss_retired:precise=1 (PEBS, one every 1,009 events); exact count ");
+    // The exact counts are a counting run's.
+    EXPECT_EQ(ins_exact, counted("instr_retired:NBOGUSNTAG:NBOGUSTAG:u"));
+    EXPECT_EQ(miss_exact, counted("1stL_cache_load_miss_retired:u"));
+    EXPECT_GE(miss_exact, 20000);
+    // A sample per period: PEBS exactly; IEBS may lose a period to the interrupt's delivery now and then.
+    EXPECT_EQ(miss_samples, miss_exact / period) << run.err;
+    EXPECT_LE(ins_samples, ins_exact / period) << run.err;
+    EXPECT_GE(ins_samples, ins_exact / period * 95 / 100) << run.err;
+
+    // %p: the files are named after the program's process.
+    const ToolRun found = run_command("ls " + dir + " | grep -E '^nb-two\\.[0-9]+\\.(data|callgrind)$'");
+    const std::vector<std::string> files = lines_of(found.out);
+    ASSERT_EQ(files.size(), 2u) << found.out;
+    const std::string file = dir + (files[0].find(".data") != std::string::npos ? files[0] : files[1]);
+    const std::string cg = dir + (files[0].find(".data") != std::string::npos ? files[1] : files[0]);
+
+    const ToolRun header = run_command("PERF_CONFIG=/dev/null perf report --header-only -f -i " + file);
+    ASSERT_EQ(header.status, 0) << header.err;
+    EXPECT_NE(header.out.find("name = PAPI_TOT_INS, , id = { 1 }"), std::string::npos) << header.out;
+    EXPECT_NE(header.out.find("name = 1stL_cache_load_miss_retired:precise=1, , id = { 2 }"), std::string::npos)
+        << header.out;
+    const ToolRun report = run_command("PERF_CONFIG=/dev/null perf report --stdio -f --sort sym -i " + file);
+    ASSERT_EQ(report.status, 0) << report.err;
+    EXPECT_EQ(number_after(report.out, "# Samples: "), ins_samples) << report.out;  // perf lists by id
+    EXPECT_EQ(number_after(report.out, "of event 'PAPI_TOT_INS'\n# Event count (approx.): "),
+              ins_samples * period)
+        << report.out;
+    const std::size_t misses = report.out.find("of event '1stL_cache_load_miss_retired:precise=1'");
+    ASSERT_NE(misses, std::string::npos) << report.out;
+    EXPECT_EQ(number_after(report.out.substr(report.out.rfind("# Samples: ", misses)), "# Samples: "), miss_samples)
+        << report.out;
+    // The misses' report has chase on top, most of it; so has the instructions' (the chase loop is the program).
+    double percent = 0;
+    std::string rest;
+    ASSERT_TRUE(top_entry(report.out.substr(misses), &percent, &rest)) << report.out;
+    EXPECT_NE(rest.find("chase"), std::string::npos) << report.out;
+    EXPECT_GT(percent, 80.0);
+    const ToolRun script = run_command("PERF_CONFIG=/dev/null perf script -f -F event,ip,sym -i " + file);
+    ASSERT_EQ(script.status, 0) << script.err;
+    std::map<std::string, long long> per_event;
+    for (const std::string& l : lines_of(script.out)) {
+        std::istringstream words(l);
+        std::string event;
+        if (words >> event) ++per_event[event];
+    }
+    EXPECT_EQ(per_event.size(), 2u) << script.out.substr(0, 2000);
+    EXPECT_EQ(per_event["PAPI_TOT_INS:"], ins_samples);
+    EXPECT_EQ(per_event["1stL_cache_load_miss_retired:precise=1:"], miss_samples);
+
+    // callgrind_annotate: both events' columns, the totals the exact counts and samples x period.
+    const ToolRun annotate = run_command("callgrind_annotate " + cg);
+    ASSERT_EQ(annotate.status, 0) << annotate.err;
+    EXPECT_NE(annotate.out.find("Events recorded:  Exact1 Sampled1 Exact2 Sampled2"), std::string::npos)
+        << annotate.out;
+    std::vector<long long> totals;
+    for (const std::string& l : lines_of(annotate.out)) {
+        if (l.find("PROGRAM TOTALS") == std::string::npos) continue;
+        std::istringstream words(l);
+        for (std::string w; words >> w;)
+            if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0]))) totals.push_back(std::stoll(without_commas(w)));
+    }
+    EXPECT_EQ(totals, (std::vector<long long>{ins_exact, ins_samples * period, miss_exact, miss_samples * period}))
+        << annotate.out;
+    run_command("rm -f " + file + " " + cg);
+}
+
+TEST(RecordSeveral, EventsThatCannotBeRecordedTogetherAreRefusedBeforeTheRun) {
+    const std::string base = netburst_run() + " record --no-progress -o " + ::testing::TempDir() + "never.data ";
+    // Two replay metrics: one replay-tagging set-up.
+    const ToolRun replay =
+        run_command(base + "-e 1stL_cache_load_miss_retired -e 2ndL_cache_load_miss_retired -- " + guest());
+    EXPECT_EQ(replay.status, 125);
+    EXPECT_NE(replay.err.find("resource in conflict: IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT"), std::string::npos)
+        << replay.err;
+    EXPECT_TRUE(replay.out.empty()) << "the program must not have run: " << replay.out;
+    // Three settings for the two CRU ESCRs that feed branch_retired.
+    const ToolRun escr = run_command(base + "-e branch_retired:MMTP -e branch_retired:MMNP -e branch_retired:MMTM -- " +
+                                     guest());
+    EXPECT_EQ(escr.status, 125);
+    EXPECT_NE(escr.err.find("MSR_CRU_ESCR2 and MSR_CRU_ESCR3"), std::string::npos) << escr.err;
+    // A second precise event: one PEBS counter and one PEBS set-up.
+    const ToolRun pebs = run_command(base + "-e 1stL_cache_load_miss_retired:precise=1 -e memory_loads:pp -- " +
+                                     guest());
+    EXPECT_EQ(pebs.status, 125);
+    EXPECT_NE(pebs.err.find("memory_loads:pp: a second event with :precise"), std::string::npos) << pebs.err;
+    EXPECT_NE(pebs.err.find("MSR_IQ_COUNTER4"), std::string::npos) << pebs.err;
+    // -F is the cycle event's: refused when another event would have to take it.
+    const ToolRun freq = run_command(base + "-e PAPI_TOT_CYC -e PAPI_TOT_INS -F 1000 -- " + guest());
+    EXPECT_EQ(freq.status, 125);
+    EXPECT_NE(freq.err.find("-F needs an event that counts cycles"), std::string::npos) << freq.err;
+    EXPECT_NE(freq.err.find("give a period with -c"), std::string::npos) << freq.err;
 }
 
 TEST(RecordErrors, UnknownEventsGetSuggestionsAndPreciseNeedsAPebsEvent) {

@@ -37,7 +37,7 @@ using Edges = std::map<std::pair<std::uint64_t, std::uint64_t>, Edge>;
 
 Edges edges_of(const CallEdges& table) {
     Edges out;
-    table.for_each([&](const CallEdges::Entry& e) { out[{e.site, e.callee}] = Edge{e.calls, e.exact, e.samples}; });
+    table.for_each([&](const CallEdges::Entry& e) { out[{e.site, e.callee}] = Edge{e.calls, e.costs.exact[0], e.costs.samples[0]}; });
     return out;
 }
 
@@ -173,22 +173,28 @@ TEST(CallEdges, WithoutATableTheStackKeepsOnlyTheChain) {
     s.add_exact(5);
     s.update(ret(0x2010, 0x1005));
     EXPECT_EQ(s.depth(), 0u);
-    EXPECT_EQ(s.costs().exact, 5u);
+    EXPECT_EQ(s.costs().exact[0], 5u);
 }
 
 TEST(CallEdges, TheTableGrowsAndKeepsEveryEdge) {
     CallEdges table;
     ASSERT_TRUE(table.init(test_alloc, test_free));
-    for (std::uint64_t i = 1; i <= 5000; ++i) table.add(0x400000 + 16 * i, 0x500000 + (i % 7), 1, i, 0);
-    for (std::uint64_t i = 1; i <= 5000; ++i) table.add(0x400000 + 16 * i, 0x500000 + (i % 7), 2, i, 1);
-    table.add(0x400010, 0x600000, 1, 0, 0);  // the same site, another callee (an indirect call)
-    table.add(0x400020, 0x600000, 0, 0, 0);  // nothing to add: no edge
+    const auto costs = [](std::uint64_t exact, std::uint64_t samples) {
+        netburst::emu::vg::EventCosts c{};
+        c.exact[0] = exact;
+        c.samples[0] = samples;
+        return c;
+    };
+    for (std::uint64_t i = 1; i <= 5000; ++i) table.add(0x400000 + 16 * i, 0x500000 + (i % 7), 1, costs(i, 0));
+    for (std::uint64_t i = 1; i <= 5000; ++i) table.add(0x400000 + 16 * i, 0x500000 + (i % 7), 2, costs(i, 1));
+    table.add(0x400010, 0x600000, 1, costs(0, 0));  // the same site, another callee (an indirect call)
+    table.add(0x400020, 0x600000, 0, costs(0, 0));  // nothing to add: no edge
     EXPECT_EQ(table.size(), 5001u);
     std::uint64_t calls = 0, exact = 0, samples = 0;
     table.for_each([&](const CallEdges::Entry& e) {
         calls += e.calls;
-        exact += e.exact;
-        samples += e.samples;
+        exact += e.costs.exact[0];
+        samples += e.costs.samples[0];
     });
     EXPECT_EQ(calls, 3u * 5000 + 1);
     EXPECT_EQ(exact, 2u * 5000 * 5001 / 2);

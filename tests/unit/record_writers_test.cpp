@@ -25,11 +25,11 @@ using namespace netburst::emu::run;
 namespace {
 
 const char kSamples[] =
-    "netburst-samples 1\n"
+    "netburst-samples 2\nevents 1\n"
     "process 100 /opt/app/bin/a-very-long-program-name\n"
-    "p 100 5000 0x401000 0x601760\n"
-    "p 101 6000 0x401000 0x603760\n"
-    "i 100 7000 0x401010\n"
+    "p 0 100 5000 0x401000 0x601760\n"
+    "p 0 101 6000 0x401000 0x603760\n"
+    "i 0 100 7000 0x401010\n"
     "lost 2\n"
     "count 0x401000 300\n"
     "count 0x401000 5\n"
@@ -63,15 +63,16 @@ struct PerfFileBytes {
 Profile sample_profile() {
     Profile p;
     EXPECT_TRUE(parse_samples_text(kSamples, &p).ok());
-    p.event.name = "1stL_cache_load_miss_retired:precise=1";
-    p.event.native = "1stL_cache_load_miss_retired:NBOGUS";
-    p.event.period = 1000;
-    p.event.precise = true;
-    p.event.precise_level = 1;
-    p.event.raw_config = 0x1234ull << 32 | 0x5678;
-    p.event.data_source.none = false;
-    p.event.data_source.load = true;
-    p.event.data_source.level = DataSource::Level::L1Miss;
+    p.events.resize(1);
+    p.events[0].name = "1stL_cache_load_miss_retired:precise=1";
+    p.events[0].native = "1stL_cache_load_miss_retired:NBOGUS";
+    p.events[0].period = 1000;
+    p.events[0].precise = true;
+    p.events[0].precise_level = 1;
+    p.events[0].raw_config = 0x1234ull << 32 | 0x5678;
+    p.events[0].data_source.none = false;
+    p.events[0].data_source.load = true;
+    p.events[0].data_source.level = DataSource::Level::L1Miss;
     p.command = {"app", "7"};
     return p;
 }
@@ -82,7 +83,7 @@ TEST(SamplesFile, ReadsEveryKindOfLine) {
     const Process& proc = p.processes[0];
     EXPECT_EQ(proc.pid, 100u);
     EXPECT_EQ(proc.comm(), "a-very-long-pro");  // 15 characters, as the kernel keeps a name
-    EXPECT_EQ(proc.exact.at(0x401000), 305u);   // count lines add up
+    EXPECT_EQ(proc.exact[0].at(0x401000), 305u);   // count lines add up
     EXPECT_EQ(proc.places.at(0x401000).function, "kernel_loop");
     EXPECT_EQ(proc.places.at(0x401000).line, 42u);
     EXPECT_EQ(proc.places.at(0x401000).file, "/src/app.c");
@@ -100,12 +101,12 @@ TEST(SamplesFile, ReadsEveryKindOfLine) {
 
 TEST(SamplesFile, BadLinesAreErrorsWithTheirNumber) {
     Profile p;
-    auto r = parse_samples_text("netburst-samples 1\ni 1 2 3\n", &p);
+    auto r = parse_samples_text("netburst-samples 2\nevents 1\ni 1 2 3\n", &p);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().message.find("line 2"), std::string::npos) << r.error().message;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\nwhat 1\n", &p).ok());
-    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\np 1 2\n", &p).ok());
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\n", &p).ok());
+    EXPECT_NE(r.error().message.find("line 3"), std::string::npos) << r.error().message;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\nwhat 1\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\np 1 2\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\n", &p).ok());
     EXPECT_FALSE(parse_samples_text("hello\n", &p).ok());
 }
 
@@ -137,9 +138,9 @@ TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
     char* dir = mkdtemp(pattern.data());
     ASSERT_NE(dir, nullptr);
     const std::string first = std::string(dir) + "/samples-7-0", second = std::string(dir) + "/samples-7-1";
-    std::ofstream(first) << "netburst-samples 1\nprocess 7 /bin/launcher\ni 7 900 0x401000\ncycles 1000\n"
+    std::ofstream(first) << "netburst-samples 2\nevents 1\nprocess 7 /bin/launcher\ni 0 7 900 0x401000\ncycles 1000\n"
                             "map 0x400000 0x1000 0x0 5 0x801 1 /bin/launcher\nend\n";
-    std::ofstream(second) << "netburst-samples 1\nprocess 7 /bin/true\ni 7 50 0x401000\ncycles 80\n"
+    std::ofstream(second) << "netburst-samples 2\nevents 1\nprocess 7 /bin/true\ni 0 7 50 0x401000\ncycles 80\n"
                              "map 0x400000 0x1000 0x0 5 0x801 2 /bin/true\nend\n";
     Profile p;
     ASSERT_TRUE(read_samples_dir(dir, &p).ok());
@@ -156,13 +157,15 @@ TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
     EXPECT_EQ(p.samples[1].time, 1051u);
     EXPECT_EQ(p.image_of(p.samples[1]).exe, "/bin/true");
     // perf.data: the second image's COMM says exec, and it and its maps are dated at its start.
+    p.events.resize(1);
     PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
     unsigned execs = 0;
     for (std::size_t at = f.u64(40); at < f.u64(40) + f.u64(48); at += f.u16(at + 6)) {
         if (f.u32(at) != PERF_RECORD_COMM || !(f.u16(at + 4) & PERF_RECORD_MISC_COMM_EXEC)) continue;
         ++execs;
         EXPECT_EQ(std::string(reinterpret_cast<const char*>(&f.b[at + 16])), "true");
-        EXPECT_EQ(f.u64(at + f.u16(at + 6) - 8), 1001u);  // sample_id's time, last in the record
+        EXPECT_EQ(f.u64(at + f.u16(at + 6) - 16), 1001u);  // sample_id's time, before its id at the end
+        EXPECT_EQ(f.u64(at + f.u16(at + 6) - 8), 1u);
     }
     EXPECT_EQ(execs, 1u);
 }
@@ -170,21 +173,21 @@ TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
 TEST(PcCounts, GrowsAndKeepsEveryCount) {
     vg::PcCounts counts;
     ASSERT_TRUE(counts.init(std::malloc, std::free));
-    for (std::uint64_t pc = 1; pc <= 20000; ++pc) counts.add(0x400000 + pc * 3, pc);
-    counts.add(0x400003, 7);
+    for (std::uint64_t pc = 1; pc <= 20000; ++pc) counts.add(0x400000 + pc * 3, 0, pc);
+    counts.add(0x400003, 0, 7);
     counts.mark_sampled(0x999999);
     EXPECT_EQ(counts.size(), 20001u);
     std::map<std::uint64_t, std::uint64_t> seen;
     unsigned sampled = 0;
     counts.for_each([&](const vg::PcCounts::Entry& e) {
-        seen[e.pc] = e.count;
+        seen[e.pc] = e.count[0];
         if (e.sampled) ++sampled;
     });
     EXPECT_EQ(seen.at(0x400003), 8u);
     EXPECT_EQ(seen.at(0x400000 + 20000 * 3), 20000u);
     EXPECT_EQ(seen.at(0x999999), 0u);
     EXPECT_EQ(sampled, 1u);
-    counts.add(0, 5);  // no instruction at address 0: ignored
+    counts.add(0, 0, 5);  // no instruction at address 0: ignored
     EXPECT_EQ(counts.size(), 20001u);
 }
 
@@ -195,15 +198,20 @@ TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
     EXPECT_EQ(f.u64(8), 104u);
     EXPECT_EQ(f.u64(16), sizeof(perf_event_attr) + 16);
     const std::uint64_t attrs = f.u64(24), attrs_size = f.u64(32);
-    EXPECT_EQ(attrs, 104u);
+    EXPECT_EQ(attrs, 104u + 8);  // after the event's id
     EXPECT_EQ(attrs_size, sizeof(perf_event_attr) + 16);
     perf_event_attr attr;
     std::memcpy(&attr, &f.b[attrs], sizeof attr);
+    // The attr's ids section: its one id, which every record carries (IDENTIFIER).
+    EXPECT_EQ(f.u64(attrs + sizeof attr), 104u);
+    EXPECT_EQ(f.u64(attrs + sizeof attr + 8), 8u);
+    EXPECT_EQ(f.u64(104), 1u);
     EXPECT_EQ(attr.type, static_cast<std::uint32_t>(PERF_TYPE_RAW));
     EXPECT_EQ(attr.size, sizeof attr);
-    EXPECT_EQ(attr.config, p.event.raw_config);
+    EXPECT_EQ(attr.config, p.events[0].raw_config);
     EXPECT_EQ(attr.sample_period, 1000u);
-    EXPECT_EQ(attr.sample_type, static_cast<std::uint64_t>(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+    EXPECT_EQ(attr.sample_type, static_cast<std::uint64_t>(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+                                                           PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
                                                            PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR |
                                                            PERF_SAMPLE_DATA_SRC));
     EXPECT_EQ(attr.precise_ip, 1u);
@@ -223,7 +231,7 @@ TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
         ASSERT_GE(off, table + 16 * features);
         ASSERT_LE(off + size, f.b.size());
         const std::string section(f.b.begin() + static_cast<long>(off), f.b.begin() + static_cast<long>(off + size));
-        if (section.find(p.event.name) != std::string::npos) found_name = true;
+        if (section.find(p.events[0].name) != std::string::npos) found_name = true;
         if (section.find("x86_64") != std::string::npos) found_arch = true;
     }
     EXPECT_TRUE(found_name);
@@ -233,7 +241,7 @@ TEST(PerfData, HeaderAttrAndFeaturesAreWhereTheHeaderSays) {
 // -F is recorded as perf records it: freq set and sample_freq (sample_period's union) the frequency asked for.
 TEST(PerfData, AFrequencyIsRecordedAsPerfRecordsIt) {
     Profile p = sample_profile();
-    p.event.frequency = 4000;
+    p.events[0].frequency = 4000;
     PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
     perf_event_attr attr;
     std::memcpy(&attr, &f.b[f.u64(24)], sizeof attr);
@@ -278,8 +286,9 @@ TEST(PerfData, RecordsCarryTheSamplesInSampleTypeOrder) {
     EXPECT_TRUE(data_map);
     EXPECT_TRUE(named_comm);
     ASSERT_EQ(samples.size(), 3u);
-    // IP, PID/TID, TIME, ADDR, PERIOD, DATA_SRC.
-    const std::size_t s = samples[1] + 8;
+    // IDENTIFIER, IP, PID/TID, TIME, ADDR, PERIOD, DATA_SRC.
+    EXPECT_EQ(f.u64(samples[1] + 8), 1u);
+    const std::size_t s = samples[1] + 16;
     EXPECT_EQ(f.u64(s), 0x401000u);
     EXPECT_EQ(f.u32(s + 8), 100u);
     EXPECT_EQ(f.u32(s + 12), 101u);
@@ -304,8 +313,8 @@ TEST(PerfData, ImpreciseSamplesCarryNoAddress) {
 
 TEST(SamplesFile, AChainLineBelongsToTheSampleBeforeIt) {
     Profile p;
-    ASSERT_TRUE(parse_samples_text("netburst-samples 1\nprocess 5 x\np 5 10 0x401000 0x600000\nchain 0x401105 0x401205\n"
-                                   "i 5 20 0x401010\nchain\nchain-overflow 3\nchain-overflow 4\n",
+    ASSERT_TRUE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\np 0 5 10 0x401000 0x600000\nchain 0x401105 0x401205\n"
+                                   "i 0 5 20 0x401010\nchain\nchain-overflow 3\nchain-overflow 4\n",
                                    &p)
                     .ok());
     ASSERT_EQ(p.samples.size(), 2u);
@@ -313,18 +322,18 @@ TEST(SamplesFile, AChainLineBelongsToTheSampleBeforeIt) {
     EXPECT_TRUE(p.samples[1].callers.empty());
     EXPECT_EQ(p.processes[0].chain_overflow, 7u);
     Profile q;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\nchain 0x1\n", &q).ok());  // no sample before
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\nchain 0x1\n", &q).ok());  // no sample before
     Profile r;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 5 x\ni 5 1 0x1\ncycles 9\nchain 0x1\n", &r).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\ni 0 5 1 0x1\ncycles 9\nchain 0x1\n", &r).ok());
 }
 
 TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
     Profile p = sample_profile();
-    p.event.callchain = true;
+    p.events[0].callchain = true;
     p.samples[1].callers = {0x401105, 0x401205};
     p.samples[2].ip = 0xffffffff81000010ull;  // a sample in the synthetic kernel path
     p.samples[2].callers = {0x401305};
-    EXPECT_TRUE(perf_sample_type(p.event) & PERF_SAMPLE_CALLCHAIN);
+    EXPECT_TRUE(perf_sample_type(p.events[0]) & PERF_SAMPLE_CALLCHAIN);
     PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
     // The attr: sample_type with CALLCHAIN, and perf record -g's chain limit.
     perf_event_attr attr;
@@ -336,8 +345,8 @@ TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
     for (std::size_t at = data; at < end; at += f.u16(at + 6))
         if (f.u32(at) == PERF_RECORD_SAMPLE) samples.push_back(at);
     ASSERT_EQ(samples.size(), 3u);
-    // IP, PID/TID, TIME, ADDR, PERIOD, CALLCHAIN (nr, ips), DATA_SRC.
-    std::size_t s = samples[1] + 8;
+    // IDENTIFIER, IP, PID/TID, TIME, ADDR, PERIOD, CALLCHAIN (nr, ips), DATA_SRC.
+    std::size_t s = samples[1] + 16;
     EXPECT_EQ(f.u64(s + 32), 1000u);
     EXPECT_EQ(f.u64(s + 40), 4u);
     EXPECT_EQ(f.u64(s + 48), static_cast<std::uint64_t>(PERF_CONTEXT_USER));
@@ -346,27 +355,27 @@ TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
     EXPECT_EQ(f.u64(s + 72), 0x401205u);
     const std::uint64_t src = f.u64(s + 80);
     EXPECT_EQ((src >> PERF_MEM_OP_SHIFT) & 0x1f, static_cast<std::uint64_t>(PERF_MEM_OP_LOAD));
-    EXPECT_EQ(f.u16(samples[1] + 6), 8u + 88u);
+    EXPECT_EQ(f.u16(samples[1] + 6), 8u + 96u);
     // The first sample has no callers: the marker and its own ip.
-    s = samples[0] + 8;
+    s = samples[0] + 16;
     EXPECT_EQ(f.u64(s + 40), 2u);
     EXPECT_EQ(f.u64(s + 56), 0x401000u);
     // A kernel sample: its ip under the kernel marker, the program's callers under the user marker.
-    s = samples[2] + 8;
+    s = samples[2] + 16;
     EXPECT_EQ(f.u64(s + 40), 4u);
     EXPECT_EQ(f.u64(s + 48), static_cast<std::uint64_t>(PERF_CONTEXT_KERNEL));
     EXPECT_EQ(f.u64(s + 56), 0xffffffff81000010ull);
     EXPECT_EQ(f.u64(s + 64), static_cast<std::uint64_t>(PERF_CONTEXT_USER));
     EXPECT_EQ(f.u64(s + 72), 0x401305u);
     // Without -g: no chain.
-    p.event.callchain = false;
-    EXPECT_FALSE(perf_sample_type(p.event) & PERF_SAMPLE_CALLCHAIN);
+    p.events[0].callchain = false;
+    EXPECT_FALSE(perf_sample_type(p.events[0]) & PERF_SAMPLE_CALLCHAIN);
 }
 
 TEST(SamplesFile, CallLinesAddUpPerSiteAndCallee) {
     Profile p;
     const char text[] =
-        "netburst-samples 1\nprocess 7 /bin/app\n"
+        "netburst-samples 2\nevents 1\nprocess 7 /bin/app\n"
         "call 0x401000 0x402000 3 300 2\n"
         "call 0x401000 0x403000 1 10 0\n"
         "end\n"
@@ -376,9 +385,9 @@ TEST(SamplesFile, CallLinesAddUpPerSiteAndCallee) {
     const Process& proc = p.processes.at(0);
     ASSERT_EQ(proc.calls.size(), 2u);
     EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).calls, 3u);
-    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).exact, 305u);
-    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).samples, 3u);
-    EXPECT_FALSE(parse_samples_text("netburst-samples 1\nprocess 7 x\ncall 0x401000 0x402000 3 300\n", &p).ok());
+    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).exact[0], 305u);
+    EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).samples[0], 3u);
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 7 x\ncall 0x401000 0x402000 3 300\n", &p).ok());
 }
 
 TEST(Callgrind, CallsFollowTheCallersLineWithTheInclusiveCostAtTheCallSite) {
@@ -388,8 +397,8 @@ TEST(Callgrind, CallsFollowTheCallersLineWithTheInclusiveCostAtTheCallSite) {
     // function once, from a call site without a cost of its own (0x401020, line 43).
     proc.places[0x401800] = SourcePlace{"helper", "/src/helper.c", 7};
     proc.places[0x401020] = SourcePlace{"kernel_loop", "/src/app.c", 43};
-    proc.calls[{0x401000, 0x401800}] = CallEdge{2, 120, 1};
-    proc.calls[{0x401020, 0x401900}] = CallEdge{1, 9, 0};
+    proc.calls[{0x401000, 0x401800}] = CallEdge{2, {120}, {1}};
+    proc.calls[{0x401020, 0x401900}] = CallEdge{1, {9}, {0}};
     const std::string text = callgrind_text(p);
     // The object's own addresses: the mapping starts at file offset 0 but no ELF file is there, so the run-time
     // addresses stand.
@@ -406,7 +415,7 @@ TEST(Callgrind, CallsFollowTheCallersLineWithTheInclusiveCostAtTheCallSite) {
 
 TEST(Callgrind, ExactAndSampledSideBySide) {
     Profile p = sample_profile();
-    p.processes[0].exact[0xffffffff81000010ull] = 3;  // the synthetic kernel path
+    p.processes[0].exact[0][0xffffffff81000010ull] = 3;  // the synthetic kernel path
     const std::string text = callgrind_text(p);
     EXPECT_EQ(text.rfind("# callgrind format\n", 0), 0u);
     EXPECT_NE(text.find("\npositions: instr line\n"), std::string::npos);
@@ -417,6 +426,146 @@ TEST(Callgrind, ExactAndSampledSideBySide) {
     EXPECT_NE(text.find("fn=???\n0x401010 0 0 1000\n"), std::string::npos) << text;
     EXPECT_NE(text.find("ob=[synthetic kernel path of netburst-run]"), std::string::npos);
     EXPECT_NE(text.find("cmd: app 7\n"), std::string::npos);
+}
+
+// Several sampled events: each sample line names its event, count lines hold a count per event and call lines a
+// pair (exact, samples) per event.
+const char kTwoEvents[] =
+    "netburst-samples 2\nevents 2\n"
+    "process 100 /opt/app/bin/app\n"
+    "p 0 100 5000 0x401000 0x601760\n"
+    "i 1 100 6000 0x401010\n"
+    "i 1 100 7000 0x401010\n"
+    "count 0x401000 300 7\n"
+    "count 0x401010 0 40\n"
+    "call 0x401000 0x402000 3 300 1 20 2\n"
+    "fn 0x401000 kernel_loop\n"
+    "src 0x401000 42 /src/app.c\n"
+    "map 0x400000 0x2000 0x0 5 0x801 77 /opt/app/bin/app\n"
+    "end\n";
+
+Profile two_event_profile() {
+    Profile p;
+    p.events.resize(2);
+    EXPECT_TRUE(parse_samples_text(kTwoEvents, &p).ok());
+    p.events[0].name = "1stL_cache_load_miss_retired:precise=1";
+    p.events[0].native = "1stL_cache_load_miss_retired:NBOGUS";
+    p.events[0].period = 1000;
+    p.events[0].precise = true;
+    p.events[0].precise_level = 1;
+    p.events[0].raw_config = 0x1234ull << 32 | 0x5678;
+    p.events[1].name = "PAPI_TOT_CYC";
+    p.events[1].native = "global_power_events:RUNNING";
+    p.events[1].period = 20;
+    p.events[1].raw_config = 0x9abcull << 32 | 0xdef0;
+    p.command = {"app"};
+    return p;
+}
+
+TEST(SamplesFile, SeveralEventsKeepTheirSamplesAndCountsApart) {
+    const Profile p = two_event_profile();
+    ASSERT_EQ(p.samples.size(), 3u);
+    EXPECT_EQ(p.samples[0].event, 0u);
+    EXPECT_EQ(p.samples[1].event, 1u);
+    EXPECT_EQ(p.samples[2].event, 1u);
+    const Process& proc = p.processes.at(0);
+    ASSERT_EQ(proc.exact.size(), 2u);
+    EXPECT_EQ(proc.exact[0].at(0x401000), 300u);
+    EXPECT_EQ(proc.exact[0].count(0x401010), 0u);  // no count of its own for event 0
+    EXPECT_EQ(proc.exact[1].at(0x401000), 7u);
+    EXPECT_EQ(proc.exact[1].at(0x401010), 40u);
+    const CallEdge& edge = proc.calls.at({0x401000, 0x402000});
+    EXPECT_EQ(edge.calls, 3u);
+    EXPECT_EQ(edge.exact, (std::vector<std::uint64_t>{300, 20}));
+    EXPECT_EQ(edge.samples, (std::vector<std::uint64_t>{1, 2}));
+    // The file must agree with the recording, and every line with the file's `events`.
+    Profile one;
+    one.events.resize(1);
+    EXPECT_FALSE(parse_samples_text(kTwoEvents, &one).ok());
+    Profile q;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 2\nprocess 5 x\ni 2 5 1 0x1\n", &q).ok());
+    Profile r;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 2\nprocess 5 x\ncount 0x1 5\n", &r).ok());
+    Profile t;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 2\nprocess 5 x\ncall 0x1 0x2 1 5 0\n", &t).ok());
+    Profile u;
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nprocess 5 x\n", &u).ok());  // no `events` line
+}
+
+// perf.data with two events: an attr each with its own id (the ids sections), every sample led by its event's id
+// (IDENTIFIER) and laid out by its own attr (ADDR and DATA_SRC for the PEBS event only), and EVENT_DESC naming both.
+TEST(PerfData, EachEventHasItsAttrItsIdAndItsName) {
+    const Profile p = two_event_profile();
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    const std::size_t entry = sizeof(perf_event_attr) + 16;
+    EXPECT_EQ(f.u64(16), entry);
+    const std::uint64_t attrs = f.u64(24);
+    ASSERT_EQ(f.u64(32), 2 * entry);
+    std::vector<std::uint64_t> ids;
+    std::vector<perf_event_attr> attr(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        std::memcpy(&attr[i], &f.b[attrs + i * entry], sizeof(perf_event_attr));
+        EXPECT_EQ(attr[i].config, p.events[i].raw_config);
+        EXPECT_EQ(attr[i].sample_period, p.events[i].period);
+        EXPECT_TRUE(attr[i].sample_type & PERF_SAMPLE_IDENTIFIER);
+        ASSERT_EQ(f.u64(attrs + i * entry + sizeof(perf_event_attr) + 8), 8u);  // one id
+        ids.push_back(f.u64(f.u64(attrs + i * entry + sizeof(perf_event_attr))));
+    }
+    EXPECT_NE(ids[0], ids[1]);
+    EXPECT_TRUE(attr[0].sample_type & PERF_SAMPLE_ADDR);
+    EXPECT_FALSE(attr[1].sample_type & PERF_SAMPLE_ADDR);
+    const std::uint64_t data = f.u64(40), end = data + f.u64(48);
+    std::vector<std::size_t> samples;
+    for (std::size_t at = data; at < end; at += f.u16(at + 6)) {
+        if (f.u32(at) == PERF_RECORD_SAMPLE) {
+            samples.push_back(at);
+        } else if (f.u32(at) != 68) {  // all but FINISHED_ROUND end with the sample_id trailer and its id
+            EXPECT_EQ(f.u64(at + f.u16(at + 6) - 8), ids[0]);
+        }
+    }
+    ASSERT_EQ(samples.size(), 3u);
+    EXPECT_EQ(f.u64(samples[0] + 8), ids[0]);
+    EXPECT_EQ(f.u64(samples[1] + 8), ids[1]);
+    EXPECT_EQ(f.u64(samples[2] + 8), ids[1]);
+    // IDENTIFIER, IP, PID/TID, TIME, ADDR, PERIOD, DATA_SRC for the PEBS event; no ADDR or DATA_SRC for the other.
+    EXPECT_EQ(f.u16(samples[0] + 6), 8u + 56u);
+    EXPECT_EQ(f.u64(samples[0] + 48), 1000u);
+    EXPECT_EQ(f.u16(samples[1] + 6), 8u + 40u);
+    EXPECT_EQ(f.u64(samples[1] + 16), 0x401010u);
+    EXPECT_EQ(f.u64(samples[1] + 40), 20u);
+    // EVENT_DESC (feature 12, the last of the sections written): two events, each name followed by its id.
+    const std::uint64_t bits = f.u64(72);
+    const unsigned features = static_cast<unsigned>(__builtin_popcountll(bits));
+    const std::size_t table = end;
+    const std::uint64_t desc = f.u64(table + 16 * (features - 1));
+    EXPECT_EQ(f.u32(desc), 2u);
+    EXPECT_EQ(f.u32(desc + 4), sizeof(perf_event_attr));
+    std::size_t at = desc + 8;
+    for (std::size_t i = 0; i < 2; ++i) {
+        at += sizeof(perf_event_attr);
+        EXPECT_EQ(f.u32(at), 1u);  // ids
+        const std::uint32_t len = f.u32(at + 4);
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(&f.b[at + 8])), p.events[i].name);
+        EXPECT_EQ(f.u64(at + 8 + len), ids[i]);
+        at += 8 + len + 8;
+    }
+}
+
+// The callgrind file: two columns per event (Exact1 Sampled1 Exact2 Sampled2), every cost line with all four.
+TEST(Callgrind, TwoColumnsPerEvent) {
+    const Profile p = two_event_profile();
+    const std::string text = callgrind_text(p);
+    EXPECT_NE(text.find("\nevents: Exact1 Sampled1 Exact2 Sampled2\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nevent: Sampled2 : global_power_events:RUNNING, samples x period"), std::string::npos) << text;
+    EXPECT_NE(text.find("\ndesc: Event 1: 1stL_cache_load_miss_retired:precise=1 "), std::string::npos) << text;
+    EXPECT_NE(text.find("\ndesc: Event 2: PAPI_TOT_CYC "), std::string::npos) << text;
+    // 0x401000: 300 and 7 exact, one PEBS sample (1000); 0x401010: 40 exact of event 2, two of its samples (2 x 20).
+    EXPECT_NE(text.find("\nfn=kernel_loop\n0x401000 42 300 1000 7 0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n0x401010 0 0 0 40 40\n"), std::string::npos) << text;
+    // The call's inclusive costs: 300 exact and one sample of event 1, 20 exact and two samples of event 2.
+    EXPECT_NE(text.find("calls=3 0x402000 0\n0x401000 42 300 1000 20 40\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nsummary: 300 1000 47 40\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\ntotals: 300 1000 47 40\n"), std::string::npos) << text;
 }
 
 }  // namespace

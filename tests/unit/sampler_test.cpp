@@ -50,14 +50,15 @@ constexpr std::uint64_t kInnerRet = kLoadPc + 3 * (kFiller + 1);
 // Runs `iterations` of: kFiller ALU ops, the missing load, kFiller ALU ops, the loop branch (nested: the return
 // from inner, the return from outer, the loop's branch back to the call).
 // With `edges` (record --callgrind): the samples file gets the call edges; `chains` false: the nested loop without -g.
-Recorded run(const std::string& event, std::uint64_t period, unsigned iterations, bool nested = false,
+// `events`: one or more of record's -e, all at `period`.
+Recorded run(const std::vector<std::string>& events, std::uint64_t period, unsigned iterations, bool nested = false,
              bool edges = false, bool chains = true) {
     Recorded r;
     SampleOptions so;
     so.period = period;
     so.callchain = nested && chains;
     so.call_edges = edges;
-    auto plan = plan_sampling(event, so);
+    auto plan = plan_sampling(events, so);
     EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.error().message);
     if (!plan.ok()) return r;
 
@@ -71,7 +72,7 @@ Recorded run(const std::string& event, std::uint64_t period, unsigned iterations
     host.alloc = test_alloc;
     host.release = test_free;
     EXPECT_EQ(sampler->init(plan->program.sample, true, host), nullptr);
-    if (plan->program.sample.pebs) emu->pmu().set_guest_memory(sampler->ds_memory());
+    if (plan->program.sample.pebs_event() >= 0) emu->pmu().set_guest_memory(sampler->ds_memory());
     for (unsigned i = 0; i < plan->program.num_writes[0]; ++i) {
         const vg::ProgramWrite& w = plan->program.writes[0][i];
         if (w.pmu == 0) EXPECT_EQ(emu->write_msr(0, w.msr, w.value), MsrResult::Ok) << std::hex << w.msr;
@@ -140,10 +141,21 @@ Recorded run(const std::string& event, std::uint64_t period, unsigned iterations
     return r;
 }
 
-std::uint64_t exact_total(const Profile& p) {
+Recorded run(const std::string& event, std::uint64_t period, unsigned iterations, bool nested = false,
+             bool edges = false, bool chains = true) {
+    return run(std::vector<std::string>{event}, period, iterations, nested, edges, chains);
+}
+
+std::uint64_t exact_total(const Profile& p, unsigned event = 0) {
     std::uint64_t n = 0;
     for (const Process& proc : p.processes)
-        for (const auto& [ip, count] : proc.exact) n += count;
+        for (const auto& [ip, count] : proc.exact.at(event)) n += count;
+    return n;
+}
+
+std::uint64_t samples_of(const Profile& p, unsigned event) {
+    std::uint64_t n = 0;
+    for (const Sample& s : p.samples) n += s.event == event;
     return n;
 }
 
@@ -153,10 +165,10 @@ TEST(Sampler, PebsNamesTheMissingLoadAndItsAddressEveryTime) {
     ASSERT_EQ(r.profile.processes.size(), 1u);
     const Process& p = r.profile.processes[0];
     // Every load misses (eight lines in a four-way set), and only the load.
-    ASSERT_EQ(p.exact.size(), 1u);
-    EXPECT_EQ(p.exact.begin()->first, kLoadPc);
-    EXPECT_GE(p.exact.begin()->second, r.loads - 8);  // the first walk round the ring may find lines it brought in
-    EXPECT_LE(p.exact.begin()->second, r.loads);
+    ASSERT_EQ(p.exact[0].size(), 1u);
+    EXPECT_EQ(p.exact[0].begin()->first, kLoadPc);
+    EXPECT_GE(p.exact[0].begin()->second, r.loads - 8);  // the first walk round the ring may find lines it brought in
+    EXPECT_LE(p.exact[0].begin()->second, r.loads);
     // One sample per PERIOD events: the sampled event is the PERIOD-th, the counter reloads from the DS area.
     EXPECT_EQ(r.profile.samples.size(), exact_total(r.profile) / period);
     std::map<std::uint64_t, unsigned> per_address;
@@ -243,8 +255,8 @@ TEST(Sampler, CallEdgesCarryEachCallsInclusiveCost) {
         EXPECT_EQ(outer.calls, iterations);
         EXPECT_EQ(inner.calls, iterations);
         // Every event is the load's, inside both calls.
-        EXPECT_EQ(inner.exact, exact_total(r.profile));
-        EXPECT_EQ(outer.exact, exact_total(r.profile));
+        EXPECT_EQ(inner.exact[0], exact_total(r.profile));
+        EXPECT_EQ(outer.exact[0], exact_total(r.profile));
         // A sample counts in the calls open at its instruction (with IEBS the skid takes the samples past inner's
         // return, into outer's; with PEBS they are all the load's).
         std::uint64_t in_outer = 0, in_inner = 0;
@@ -253,9 +265,9 @@ TEST(Sampler, CallEdgesCarryEachCallsInclusiveCost) {
             in_outer += depth >= 1;
             in_inner += depth == 2;
         }
-        EXPECT_EQ(inner.samples, in_inner);
-        EXPECT_EQ(outer.samples, in_outer);
-        EXPECT_GT(outer.samples, 0u);
+        EXPECT_EQ(inner.samples[0], in_inner);
+        EXPECT_EQ(outer.samples[0], in_outer);
+        EXPECT_GT(outer.samples[0], 0u);
         EXPECT_EQ(r.g_written_chains, 0u);
     }
     // Without --callgrind no edge is written.
@@ -270,6 +282,43 @@ TEST(Sampler, ExactCountsMatchACountingRun) {
     EXPECT_EQ(exact_total(pebs.profile), exact_total(iebs.profile));
 }
 
+// Two events in one recording, each on its own counter (PEBS on the missing load, the overflow interrupt on retired
+// instructions): each sample says which event it is, each event has as many samples and the same exact count as in
+// a recording of it alone, and the samples of PEBS still all name the load.
+TEST(Sampler, TwoEventsSampleAsEachWouldAlone) {
+    const std::uint64_t period = 97;
+    const std::vector<std::string> events = {"1stL_cache_load_miss_retired:precise=1", "instr_retired:NBOGUSNTAG"};
+    const Recorded both = run(events, period, 500, true, true);
+    const Recorded misses = run("1stL_cache_load_miss_retired:precise=1", period, 500, true, true);
+    const Recorded insns = run("instr_retired:NBOGUSNTAG", period, 500, true, true);
+    ASSERT_EQ(both.profile.processes.size(), 1u);
+    ASSERT_EQ(both.profile.processes[0].exact.size(), 2u);
+    EXPECT_EQ(exact_total(both.profile, 0), exact_total(misses.profile));
+    EXPECT_EQ(exact_total(both.profile, 1), exact_total(insns.profile));
+    EXPECT_GT(exact_total(both.profile, 1), 500u * (2 * kFiller + 1));
+    EXPECT_EQ(samples_of(both.profile, 0), misses.profile.samples.size());
+    EXPECT_EQ(samples_of(both.profile, 1), insns.profile.samples.size());
+    EXPECT_EQ(samples_of(both.profile, 0), exact_total(both.profile, 0) / period);
+    // Instructions retire faster than the interrupt arrives at this short period, so whole periods go by while one
+    // waits (the handler then starts a fresh one): fewer samples than periods, alone as together.
+    EXPECT_GT(samples_of(both.profile, 1), exact_total(both.profile, 1) / period / 4);
+    EXPECT_LE(samples_of(both.profile, 1), exact_total(both.profile, 1) / period);
+    EXPECT_EQ(both.samples, both.profile.samples.size());
+    for (const Sample& s : both.profile.samples) {
+        EXPECT_EQ(s.precise, s.event == 0);
+        if (s.event == 0) {
+            EXPECT_EQ(s.ip, kLoadPc);
+        }
+    }
+    // The call edges carry each event's costs: every load is inside both calls, and so are most instructions.
+    const Process& p = both.profile.processes[0];
+    const CallEdge& outer = p.calls.at({kMainCall, kOuterCall});
+    ASSERT_EQ(outer.exact.size(), 2u);
+    EXPECT_EQ(outer.exact[0], exact_total(both.profile, 0));
+    EXPECT_EQ(outer.exact[1], insns.profile.processes[0].calls.at({kMainCall, kOuterCall}).exact[0]);
+    EXPECT_EQ(outer.samples[0], samples_of(both.profile, 0));
+}
+
 TEST(Sampler, RejectsASpecItCannotSample) {
     vg::Sampler* s = new vg::Sampler;
     vg::SamplerHost host;
@@ -279,15 +328,23 @@ TEST(Sampler, RejectsASpecItCannotSample) {
     vg::SampleSpec spec;
     EXPECT_NE(s->init(spec, true, host), nullptr);  // not enabled
     spec.enabled = true;
-    spec.pebs = true;
-    spec.counter = 12;
-    spec.period = 100;
+    spec.num_events = 1;
+    vg::SampledCounter& e = spec.events[0];
+    e.pebs = true;
+    e.counter = 12;
+    e.period = 100;
     EXPECT_NE(s->init(spec, true, host), nullptr);  // PEBS only on IQ_COUNTER4
-    spec.counter = 16;
-    spec.period = 1;
+    e.counter = 16;
+    e.period = 1;
     EXPECT_NE(s->init(spec, true, host), nullptr);  // a PEBS sample needs an overflow first
-    spec.period = 2;
+    e.period = 2;
     EXPECT_EQ(s->init(spec, true, host), nullptr);
+    spec.events[1] = e;
+    spec.num_events = 2;
+    EXPECT_NE(s->init(spec, true, host), nullptr);  // one PEBS counter
+    spec.events[1].pebs = false;
+    spec.events[1].counter = 12;
+    EXPECT_EQ(s->init(spec, true, host), nullptr);  // PEBS beside an overflow interrupt
     delete s;
 }
 
