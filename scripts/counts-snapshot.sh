@@ -9,8 +9,11 @@
 #     -t TOOLDIR   run the Valgrind tool in TOOLDIR (NETBURST_VALGRIND_LIB) under BUILD's launcher. To compare
 #                  two tools, copy each in turn into the same TOOLDIR: the guest's environment holds its path
 #
-# Runs are made repeatable as in scripts/invariance.sh, without the namespaces: no ASLR (setarch -R), an empty
-# environment, the emulated clock, fixed inputs in a fixed directory. Each program runs once per event set.
+# Runs are made repeatable as in scripts/invariance.sh: no ASLR (setarch -R), an empty environment, the emulated
+# clock, fixed inputs in a fixed directory, and a new PID namespace when unshare can make one (root, or
+# unprivileged user namespaces): PAPI builds /proc/PID paths, so papi_matmul's counts move with the number of
+# digits of its process id. Without it the script says so, and papi_matmul's counts can differ between two
+# snapshots of the same build. Each program runs once per event set.
 set -euo pipefail
 build=build
 models="2 4"
@@ -26,6 +29,16 @@ done
 build=$(cd "$build" && pwd)
 run=$build/netburst-run
 [ -x "$run" ] || { echo "counts-snapshot: $run is missing: build first" >&2; exit 2; }
+
+# A PID namespace, as scripts/invariance.sh makes one (its mount namespace only mounts the new /proc).
+namespace=(unshare --mount --pid --fork --mount-proc)
+if ! "${namespace[@]}" true 2>/dev/null; then
+  namespace=(unshare --user --map-root-user --mount --pid --fork --mount-proc)
+  if ! "${namespace[@]}" true 2>/dev/null; then
+    namespace=()
+    echo "counts-snapshot: no PID namespace (unshare): papi_matmul's counts depend on its process id" >&2
+  fi
+fi
 
 # The same directory every time: paths end up in what the programs read and print.
 work=/tmp/netburst-counts-snapshot
@@ -81,7 +94,7 @@ for model in $models; do
       status=0
       # shellcheck disable=SC2086 # cmd and the event set are lists of words
       (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C "${tool[@]}" \
-         setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
+         "${namespace[@]}" setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
          --valgrind-option=--vgdb=no -o "$report" ${sets[$i]} -- $cmd > "$work/stdout" 2> "$work/stderr") ||
         status=$?
       echo "== model $model, $name, set $i: exit $status, output $(cksum < "$work/stdout")"
