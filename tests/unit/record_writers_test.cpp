@@ -60,16 +60,23 @@ struct PerfFileBytes {
     }
 };
 
+// The PEBS event both sample profiles below record first.
+SampledEvent precise_l1_miss_event() {
+    SampledEvent e;
+    e.name = "1stL_cache_load_miss_retired:precise=1";
+    e.native = "1stL_cache_load_miss_retired:NBOGUS";
+    e.period = 1000;
+    e.precise = true;
+    e.precise_level = 1;
+    e.raw_config = 0x1234ull << 32 | 0x5678;
+    return e;
+}
+
 Profile sample_profile() {
     Profile p;
     EXPECT_TRUE(parse_samples_text(kSamples, &p).ok());
     p.events.resize(1);
-    p.events[0].name = "1stL_cache_load_miss_retired:precise=1";
-    p.events[0].native = "1stL_cache_load_miss_retired:NBOGUS";
-    p.events[0].period = 1000;
-    p.events[0].precise = true;
-    p.events[0].precise_level = 1;
-    p.events[0].raw_config = 0x1234ull << 32 | 0x5678;
+    p.events[0] = precise_l1_miss_event();
     p.events[0].data_source.none = false;
     p.events[0].data_source.load = true;
     p.events[0].data_source.level = DataSource::Level::L1Miss;
@@ -448,12 +455,7 @@ Profile two_event_profile() {
     Profile p;
     p.events.resize(2);
     EXPECT_TRUE(parse_samples_text(kTwoEvents, &p).ok());
-    p.events[0].name = "1stL_cache_load_miss_retired:precise=1";
-    p.events[0].native = "1stL_cache_load_miss_retired:NBOGUS";
-    p.events[0].period = 1000;
-    p.events[0].precise = true;
-    p.events[0].precise_level = 1;
-    p.events[0].raw_config = 0x1234ull << 32 | 0x5678;
+    p.events[0] = precise_l1_miss_event();
     p.events[1].name = "PAPI_TOT_CYC";
     p.events[1].native = "global_power_events:RUNNING";
     p.events[1].period = 20;
