@@ -30,15 +30,10 @@ build=$(cd "$build" && pwd)
 run=$build/netburst-run
 [ -x "$run" ] || { echo "counts-snapshot: $run is missing: build first" >&2; exit 2; }
 
-# A PID namespace, as scripts/invariance.sh makes one (its mount namespace only mounts the new /proc).
-namespace=(unshare --mount --pid --fork --mount-proc)
-if ! "${namespace[@]}" true 2>/dev/null; then
-  namespace=(unshare --user --map-root-user --mount --pid --fork --mount-proc)
-  if ! "${namespace[@]}" true 2>/dev/null; then
-    namespace=()
-    echo "counts-snapshot: no PID namespace (unshare): papi_matmul's counts depend on its process id" >&2
-  fi
-fi
+# A PID namespace with its own /proc (scripts/pid-namespace.sh, which invariance.sh uses too).
+. "$(dirname "$0")/pid-namespace.sh"
+find_pid_namespace ||
+  echo "counts-snapshot: no PID namespace (unshare): papi_matmul's counts depend on its process id" >&2
 
 # The same directory every time: paths end up in what the programs read and print.
 work=/tmp/netburst-counts-snapshot
@@ -94,7 +89,7 @@ for model in $models; do
       status=0
       # shellcheck disable=SC2086 # cmd and the event set are lists of words
       (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C "${tool[@]}" \
-         "${namespace[@]}" setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
+         "${pid_namespace[@]}" setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
          --valgrind-option=--vgdb=no -o "$report" ${sets[$i]} -- $cmd > "$work/stdout" 2> "$work/stderr") ||
         status=$?
       echo "== model $model, $name, set $i: exit $status, output $(cksum < "$work/stdout")"

@@ -37,15 +37,12 @@ ctests=$build/papi/work/src/ctests
 
 # hermetic COMMAND...: COMMAND in new mount and PID namespaces, with the fixed /proc/cpuinfo and without ASLR.
 cat /proc/cpuinfo > "$work/cpuinfo"
-namespaces=(unshare --mount --pid --fork --mount-proc)
-if ! "${namespaces[@]}" true 2>/dev/null; then
-  namespaces=(unshare --user --map-root-user --mount --pid --fork --mount-proc)
-  "${namespaces[@]}" true 2>/dev/null || {
-    echo "invariance: cannot create mount and PID namespaces (unshare): run as root, or enable unprivileged" \
-         "user namespaces (sysctl kernel.unprivileged_userns_clone=1)" >&2; exit 2; }
-fi
+. "$top/scripts/pid-namespace.sh"
+find_pid_namespace || {
+  echo "invariance: cannot create mount and PID namespaces (unshare): run as root, or enable unprivileged" \
+       "user namespaces (sysctl kernel.unprivileged_userns_clone=1)" >&2; exit 2; }
 hermetic() {
-  "${namespaces[@]}" sh -c 'mount --bind "$0" /proc/cpuinfo && exec setarch "$(uname -m)" -R "$@"' \
+  "${pid_namespace[@]}" sh -c 'mount --bind "$0" /proc/cpuinfo && exec setarch "$(uname -m)" -R "$@"' \
     "$work/cpuinfo" "$@"
 }
 
