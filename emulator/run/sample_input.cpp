@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "emulator/valgrind/plain_text.h"
+#include "emulator/valgrind/sample_file.h"
 
 namespace netburst::emu::run {
 
@@ -26,9 +27,6 @@ std::string rest(LineScanner& s) {
     s.rest(&b, &n);
     return std::string(b ? b : "", n);
 }
-
-// The samples-file version this reader and the tool's writer (sampler.cpp) agree on.
-constexpr std::uint64_t kVersion = 2;
 
 // Exactly n numbers up to the end of the line.
 bool numbers(LineScanner& s, std::size_t n, std::vector<std::uint64_t>* out) {
@@ -78,7 +76,8 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
     LineScanner s(text.data(), text.size());
     if (!s.next_line() || !s.keyword("netburst-samples")) return bad_line(1, "not a samples file");
     std::uint64_t version = 0;
-    if (!s.number(&version) || version != kVersion) return bad_line(1, "unsupported samples-file version");
+    if (!s.number(&version) || version != vg::kSamplesFileVersion)
+        return bad_line(1, "unsupported samples-file version");
     std::size_t events = 0;  // the `events` line's N: how many numbers `count` and `call` lines hold
     Process* current = nullptr;
     std::size_t image = 0;
@@ -93,7 +92,8 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
         last_sample = 0;
         std::uint64_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
         if (key == "netburst-samples") {  // a later image of the same process, appended
-            if (!s.number(&a) || a != kVersion) return bad_line(line, "unsupported samples-file version");
+            if (!s.number(&a) || a != vg::kSamplesFileVersion)
+                return bad_line(line, "unsupported samples-file version");
             continue;
         }
         if (key == "events") {

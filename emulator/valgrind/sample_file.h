@@ -18,8 +18,9 @@
 //   call SITE CALLEE CALLS EXACT SAMPLES...
 //                                (record --callgrind) CALLS calls from the instruction at SITE to CALLEE, and what
 //                                happened while they were open, callees included, for each sampled event (N pairs):
-//                                EXACT events (the exact count) and SAMPLES samples. A call still open when its thread or image ended counts with
-//                                what it cost so far (an image that goes on after a failed exec adds to it, CALLS 0)
+//                                EXACT events (the exact count) and SAMPLES samples. A call still open when its
+//                                thread or image ended counts with what it cost so far (an image that goes on after
+//                                a failed exec adds to it, CALLS 0)
 //   fn IP NAME                   IP's function (NAME: the rest of the line)
 //   src IP LINE FILE             IP's source line (FILE: the rest of the line)
 //   map START LEN PGOFF PROT DEV INO PATH
@@ -37,6 +38,9 @@
 #include "emulator/valgrind/plain_text.h"
 
 namespace netburst::emu::vg {
+
+// The format's version, the number after `netburst-samples`: the tool writes it and netburst-run accepts no other.
+constexpr unsigned kSamplesFileVersion = 2;
 
 // Line-at-a-time writing into a fixed buffer, handed to `sink` whenever the next line might not fit.
 class SampleWriter {

@@ -43,7 +43,7 @@ GuestMemory Sampler::ds_memory() { return ds_window_.view(); }
 
 void Sampler::begin_process(std::uint64_t pid, const char* exe) {
     TextWriter first = writer_.line();
-    first.str("netburst-samples 2\nevents ").dec(spec_.num_events).ch('\n');
+    first.str("netburst-samples ").dec(kSamplesFileVersion).str("\nevents ").dec(spec_.num_events).ch('\n');
     writer_.commit(first);
     TextWriter w = writer_.line();
     w.str("process ").dec(pid).ch(' ');
