@@ -204,16 +204,21 @@ std::string exact_count(const SampledEvent& e) {
     return "exact count " + (e.exact_unsupported ? std::string("unsupported") : commas(e.exact_total));
 }
 
+// How many samples each event got (Profile::events' order).
+std::vector<std::uint64_t> samples_per_event(const Profile& profile) {
+    std::vector<std::uint64_t> samples(profile.events.size(), 0);
+    for (const Sample& s : profile.samples) ++samples[s.event];
+    return samples;
+}
+
 // The summary on standard error: one line with one event, a line for the run and one per event with several.
-void print_summary(const Profile& profile, const std::string& files) {
+void print_summary(const Profile& profile, const std::vector<std::uint64_t>& samples, const std::string& files) {
     std::uint64_t lost = 0;
     std::uint64_t chain_overflow = 0;
     for (const Process& p : profile.processes) {
         lost += p.lost;
         chain_overflow += p.chain_overflow;
     }
-    std::vector<std::uint64_t> samples(profile.events.size(), 0);
-    for (const Sample& s : profile.samples) ++samples[s.event];
     std::string notes;
     if (lost) notes += "; " + std::to_string(lost) + " interrupts returned nowhere (their thread had stopped)";
     if (chain_overflow)
@@ -232,12 +237,10 @@ void print_summary(const Profile& profile, const std::string& files) {
 }
 
 // An event without samples is worth a word even with -q: perf report would not show it and not say why.
-void explain_empty(const Profile& profile) {
-    std::vector<bool> sampled(profile.events.size(), false);
-    for (const Sample& s : profile.samples) sampled[s.event] = true;
+void explain_empty(const Profile& profile, const std::vector<std::uint64_t>& samples) {
     for (std::size_t i = 0; i < profile.events.size(); ++i) {
         const SampledEvent& e = profile.events[i];
-        if (sampled[i] || e.exact_unsupported || e.exact_total >= e.period) continue;
+        if (samples[i] != 0 || e.exact_unsupported || e.exact_total >= e.period) continue;
         std::cerr << "netburst-run record: no samples"
                   << (profile.events.size() == 1 ? std::string() : " of " + e.name) << ": the event counted "
                   << commas(e.exact_total) << ", less than one period (" << commas(e.period)
@@ -319,8 +322,9 @@ int record_main(int argc, char** argv) {
     if (!callgrind.empty())
         if (auto w = write_callgrind(callgrind, profile); !w) fail(w.error().message);
 
-    if (!o.quiet) print_summary(profile, output + (callgrind.empty() ? "" : " and " + callgrind));
-    explain_empty(profile);
+    const std::vector<std::uint64_t> samples = samples_per_event(profile);
+    if (!o.quiet) print_summary(profile, samples, output + (callgrind.empty() ? "" : " and " + callgrind));
+    explain_empty(profile, samples);
     return exit_status;
 }
 

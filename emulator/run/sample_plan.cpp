@@ -208,14 +208,15 @@ SamplePlan program_of(const Schedule& placed, const std::vector<OneEvent>& plann
     SamplePlan plan;
     vg::EventProgram& p = plan.program;
     p.num_pmus = 2;
-    std::vector<MsrWrite> writes = start_writes(placed);
+    const std::vector<MsrWrite> plain = start_writes(placed);
+    std::vector<MsrWrite> writes = plain;
     for (std::size_t i = 0; i < planned.size(); ++i) {
         const unsigned counter = static_cast<unsigned>(placed.requests[i].result_counter);
         plan.counters.push_back(counter);
         writes = armed_for_sampling(std::move(writes), counter, planned[i].event.period, planned[i].event.precise);
     }
     add_writes(&p, writes, 0);
-    add_writes(&p, start_writes(placed), 1);
+    add_writes(&p, plain, 1);
     vg::SampleSpec& spec = p.sample;
     spec.enabled = true;
     spec.exact_pmu = 1;
