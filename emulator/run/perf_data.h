@@ -1,8 +1,8 @@
 // Writing a sampled run as a perf.data file that Linux's perf tools (report, script, annotate, mem report) read as
-// they read their own: the file header, one perf_event_attr per sampled event (each with its sample id), COMM and MMAP2 records for every process and mapping,
-// a SAMPLE record per sample and the feature sections perf expects (tools/perf/Documentation/
-// perf.data-file-format.txt describes the layout; the record layouts are those of the kernel's uapi
-// <linux/perf_event.h>, whose structures and constants this file uses).
+// they read their own: the file header, one perf_event_attr per sampled event (each with its sample id), COMM and
+// MMAP2 records for every process and mapping, a SAMPLE record per sample and the feature sections perf expects
+// (tools/perf/Documentation/perf.data-file-format.txt describes the layout; the record layouts are those of the
+// kernel's uapi <linux/perf_event.h>, whose structures and constants this file uses).
 #pragma once
 
 #include <cstdint>

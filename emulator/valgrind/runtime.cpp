@@ -57,8 +57,8 @@ bool sampler_describe(std::uint64_t ip, SourcePlace* out) {
 
 }  // namespace
 
-// netburst-run record: its event program names the sampling counters on PMU 0 and their exact-count twins on another
-// PMU.
+// netburst-run record: its event program names the sampling counters on PMU 0 and their exact-count twins on
+// another PMU.
 const char* ToolRuntime::start_sampling() {
     const SampleSpec& spec = program_->sample;
     if (config_.hyper_threading || config_.cpu_wide) return "sampling runs one PMU per thread, without --ht";

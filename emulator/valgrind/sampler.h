@@ -10,11 +10,12 @@
 //   flag and reloads the counter so that the next overflow comes PERIOD events after this one,
 //   counting the events that arrived while the interrupt was on its way (as Linux's x86 PMI handler does in
 //   x86_perf_event_set_period: what was left of the period, or a whole period when more than one has passed).
-// - PEBS (one event at most): the counter is IQ_COUNTER4 with IA32_PEBS_ENABLE's ENABLE_PEBS set; the PMU model writes a record into
-//   the DS buffer for the first counted uop after each overflow and reloads the counter from the DS area's counter
-//   reset. The DS save area lives in memory private to the sampler (ds_memory()), so the program's memory is never
-//   written. Each record's instruction pointer is the sample, with the data address of the sampled load or store
-//   (which a real record does not hold: it holds the registers, from which software decodes the address).
+// - PEBS (one event at most): the counter is IQ_COUNTER4 with IA32_PEBS_ENABLE's ENABLE_PEBS set; the PMU model
+//   writes a record into the DS buffer for the first counted uop after each overflow and reloads the counter from the
+//   DS area's counter reset. The DS save area lives in memory private to the sampler (ds_memory()), so the program's
+//   memory is never written. Each record's instruction pointer is the sample, with the data address of the sampled
+//   load or store (which a real record does not hold: it holds the registers, from which software decodes the
+//   address).
 //
 // With -g (SampleSpec::callchain) each sample also carries the thread's call chain: its shadow call stack
 // (shadow_stack.h) as it stood at the start of the instruction the sample names, since after() takes the samples
@@ -22,9 +23,8 @@
 //
 // With --callgrind (SampleSpec::call_edges) the image's call edges (call_edges.h) are kept from the same stacks:
 // each event's exact count settled after each instruction and each sample taken are added to the running thread's
-// stack,
-// whose frames measure their calls against them. A frame's inclusive exact count is therefore the sum of the exact
-// counts given to the instructions that ran while it was open, the same attribution as the `count` lines.
+// stack, whose frames measure their calls against them. A frame's inclusive exact count is therefore the sum of the
+// exact counts given to the instructions that ran while it was open, the same attribution as the `count` lines.
 //
 // Both are drained after every instruction (after()), so the handler acts at the instruction boundary the
 // interrupt returns to, one instruction later than on hardware: the emulator learns where an interrupt returns

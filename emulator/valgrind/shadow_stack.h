@@ -81,9 +81,9 @@ public:
             }
     }
 
-    // Sampled event `event` (SampleSpec::events' index) counted n more, or was sampled once more.
     // How many events the recording samples (default 1): the costs the frames keep.
     void set_events(unsigned events) { events_ = events; }
+    // Sampled event `event` (SampleSpec::events' index) counted n more, or was sampled once more.
     void add_exact(std::uint64_t n, unsigned event = 0) { costs_.exact[event] += n; }
     void add_sample(unsigned event = 0) { ++costs_.samples[event]; }
     const Costs& costs() const { return costs_; }
