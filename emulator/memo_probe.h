@@ -5,8 +5,9 @@
 // and replay causes, event records with their cycles, intervals). Key seen before: a hit. This over-counts a
 // memo's hits at most by blocks whose different inputs happened to give the same answers.
 //
-// Freestanding: the table is a fixed array of keys the owner provides (open addressing, no deletion; when full,
-// new keys are counted as misses without being stored, as a memo of that size would behave).
+// Freestanding: the table is a fixed array of keys the owner provides, in sets of eight with least-recently-used
+// replacement, so that it behaves as a memo of that many states would: a full set forgets its oldest state to
+// learn the new one (a memo bounded by memory has to).
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,11 @@ namespace netburst::emu {
 
 class MemoProbe {
 public:
-    // `table` holds 2^log2_slots keys, zeroed.
-    MemoProbe(std::uint64_t* table, unsigned log2_slots) : table_(table), mask_((std::uint64_t{1} << log2_slots) - 1) {}
+    static constexpr unsigned kLog2Ways = 3;
+
+    // `table` holds 2^log2_slots keys, zeroed; log2_slots >= kLog2Ways.
+    MemoProbe(std::uint64_t* table, unsigned log2_slots)
+        : table_(table), set_mask_((std::uint64_t{1} << (log2_slots - kLog2Ways)) - 1) {}
 
     // Before the instruction at `pc` runs; `state` is evaluated only at a block start.
     template <class StateOf>
@@ -67,33 +71,36 @@ public:
 
     std::uint64_t blocks() const { return blocks_; }
     std::uint64_t hits() const { return hits_; }
-    std::uint64_t distinct_states() const { return stored_; }
+    std::uint64_t stored() const { return stored_; }
+    std::uint64_t evicted() const { return evicted_; }
 
 private:
     void finish_block() {
         std::uint64_t key = state_ ^ (acc_.value() * 0x9E3779B97F4A7C15ull);
         if (key == 0) key = 1;
         ++blocks_;
-        for (std::uint64_t i = key & mask_, probes = 0; probes < 64; i = (i + 1) & mask_, ++probes) {
-            if (table_[i] == key) {
-                ++hits_;
-                return;
-            }
-            if (table_[i] == 0) {
-                table_[i] = key;
-                ++stored_;
-                return;
-            }
+        constexpr unsigned kWays = 1u << kLog2Ways;
+        std::uint64_t* set = table_ + ((key & set_mask_) << kLog2Ways);
+        unsigned way = 0;
+        while (way < kWays && set[way] != key) ++way;
+        if (way < kWays) {
+            ++hits_;
+        } else {
+            way = kWays - 1;
+            if (set[way] != 0) ++evicted_;
+            ++stored_;
         }
+        for (; way > 0; --way) set[way] = set[way - 1];  // most recently used first
+        set[0] = key;
     }
 
     std::uint64_t* table_;
-    std::uint64_t mask_;
+    std::uint64_t set_mask_;
     bool block_open_ = false, block_ended_ = false;
     std::uint64_t state_ = 0;
     Tick reference_ = 0;
     StateHash acc_{0};
-    std::uint64_t blocks_ = 0, hits_ = 0, stored_ = 0;
+    std::uint64_t blocks_ = 0, hits_ = 0, stored_ = 0, evicted_ = 0;
 };
 
 }  // namespace netburst::emu

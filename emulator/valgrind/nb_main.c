@@ -19,7 +19,7 @@
 
 /* timer_tick: kDefaultTimerTick in kernel_model.h (a 4 ms tick), which netburst-run passes explicitly. */
 struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = 8000000, .fixed_random = True,
-                            .pmi_skid = -1};
+                            .pmi_skid = -1, .memo_probe_states = 1LL << 22};
 
 /* ---- Services for the runtime -------------------------------------------------------------------------------- */
 
@@ -176,6 +176,7 @@ static Bool process_option(const HChar* arg) {
     else if VG_XACT_CLO(arg, "--clock=emulated", nb_clo.clock_emulated, True) {}
     else if VG_BINT_CLO(arg, "--pmi-skid", nb_clo.pmi_skid, 0, 100000) {}
     else if VG_BOOL_CLO(arg, "--memo-probe", nb_clo.memo_probe) {}
+    else if VG_BINT_CLO(arg, "--memo-probe-states", nb_clo.memo_probe_states, 8, 1LL << 30) {}
     else return False;
     return True;
 }
@@ -206,7 +207,9 @@ static void print_usage(void) {
 
 static void print_debug_usage(void) {
     VG_(printf)("    --memo-probe=yes|no       measure how often a timing memo would hit, and print it at exit\n"
-                "                              (emulator/memo_probe.h) [no]\n");
+                "                              (emulator/memo_probe.h) [no]\n"
+                "    --memo-probe-states=N     the probed memo's capacity in states, rounded down to a power\n"
+                "                              of two; it forgets the least recently used [4194304]\n");
 }
 
 /* ---- Start and end ------------------------------------------------------------------------------------------- */
@@ -237,6 +240,7 @@ static void post_clo_init(void) {
     config.emulated_clock = nb_clo.clock_emulated;
     config.pmi_skid_cycles = (int)nb_clo.pmi_skid;
     config.memo_probe = nb_clo.memo_probe;
+    config.memo_probe_states = (uint64_t)nb_clo.memo_probe_states;
     const char* error = nb_rt_init(&config);
     if (error) VG_(fmsg_bad_option)("netburst", "%s\n", error);
     load_program();
@@ -256,10 +260,10 @@ static void fini(Int exitcode) {
     nb_write_results(True);
     if (record_fd >= 0) VG_(close)(record_fd);
     if (progress_fd >= 0) VG_(close)(progress_fd);
-    uint64_t blocks, hits, distinct;
-    if (nb_rt_memo_probe(&blocks, &hits, &distinct))
-        VG_(umsg)("netburst: memo probe: %llu timed blocks, %llu keys stored, memo hit rate %.1f %%\n", (ULong)blocks,
-                  (ULong)distinct, blocks ? 100.0 * (double)hits / (double)blocks : 0.0);
+    uint64_t blocks, hits, stored, evicted;
+    if (nb_rt_memo_probe(&blocks, &hits, &stored, &evicted))
+        VG_(umsg)("netburst: memo probe: %llu timed blocks, %llu keys stored, %llu evicted, memo hit rate %.1f %%\n",
+                  (ULong)blocks, (ULong)stored, (ULong)evicted, blocks ? 100.0 * (double)hits / (double)blocks : 0.0);
     if (VG_(clo_verbosity) > 1) {
         VG_(umsg)("netburst: %llu guest instructions emulated\n", (ULong)nb_rt_instructions());
         VG_(umsg)("netburst: %llu instructions in the timing tier (kernel paths included); thread switches: %llu\n",

@@ -81,6 +81,7 @@ struct nb_rt_config {
     int emulated_clock;  /* the guest's clock reads the core's cycles (nb_clock.c): every instruction is timed */
     int pmi_skid_cycles; /* cycles from an overflow to its interrupt being taken; -1: the emulator's default */
     int memo_probe;      /* measure the timing memo's hit rate (emulator/memo_probe.h) */
+    uint64_t memo_probe_states; /* with memo_probe: the memo's capacity in states (rounded down to a power of 2) */
 };
 
 /* Sets up the emulator. Returns NULL, or an error message. */
@@ -158,7 +159,7 @@ unsigned nb_rt_cpu_mhz(void);
 uint64_t nb_rt_timed_instructions(void);
 /* With --memo-probe=yes: the timed blocks, how many a timing memo would have hit, and the keys stored
  * (emulator/memo_probe.h). Returns 0 without the probe. */
-int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* distinct);
+int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted);
 uint64_t nb_rt_thread_switches(void);
 
 /* The x86-64 classifier (emulator/valgrind/x86_classify.h) for the instrumenter. */

@@ -20,6 +20,7 @@ struct nb_options {
     const HChar* progress; /* --progress=DIR: where this process keeps its instruction count for netburst-run */
     Bool clock_emulated;   /* --clock=emulated: rdtsc and the time system calls read the emulated core (nb_clock.c) */
     Bool memo_probe;       /* --memo-probe=yes: measure the timing memo's hit rate (emulator/memo_probe.h) */
+    Long memo_probe_states;/* --memo-probe-states=N: the probed memo's capacity in states */
     Long pmi_skid;         /* --pmi-skid=N: cycles from an overflow to its interrupt being taken; -1: the default */
 };
 extern struct nb_options nb_clo;

@@ -138,12 +138,13 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
         for (unsigned i = 0; i < sizeof trace::kBinaryMagic; ++i) record_[record_used_++] = trace::kBinaryMagic[i];
     }
     if (config.memo_probe) {
-        constexpr unsigned kLog2Slots = 22;  // 4 Mi keys, 32 MB: a memo's plausible budget beside cachegrind's size
-        auto* table = static_cast<std::uint64_t*>(nb_host_malloc(sizeof(std::uint64_t) << kLog2Slots));
+        unsigned log2_slots = MemoProbe::kLog2Ways;  // the memo's capacity in states, rounded down to a power of two
+        while ((std::uint64_t{2} << log2_slots) <= config.memo_probe_states) ++log2_slots;
+        auto* table = static_cast<std::uint64_t*>(nb_host_malloc(sizeof(std::uint64_t) << log2_slots));
         void* raw = nb_host_malloc(sizeof(MemoProbe));
         if (!table || !raw) nb_host_panic("out of memory");
-        __builtin_memset(table, 0, sizeof(std::uint64_t) << kLog2Slots);
-        emu_->attach_memo_probe(new (raw) MemoProbe(table, kLog2Slots));
+        __builtin_memset(table, 0, sizeof(std::uint64_t) << log2_slots);
+        emu_->attach_memo_probe(new (raw) MemoProbe(table, log2_slots));
     }
     return nullptr;
 }

@@ -167,12 +167,13 @@ unsigned nb_rt_cpu_mhz(void) {
     return g_runtime ? netburst::emu::vg::guest_cpu_mhz(g_runtime->machine().model) : 0;
 }
 uint64_t nb_rt_timed_instructions(void) { return g_runtime ? g_runtime->timed_instructions() : 0; }
-int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* distinct) {
+int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted) {
     const netburst::emu::MemoProbe* p = g_runtime ? g_runtime->memo_probe() : nullptr;
     if (p == nullptr) return 0;
     *blocks = p->blocks();
     *hits = p->hits();
-    *distinct = p->distinct_states();
+    *stored = p->stored();
+    *evicted = p->evicted();
     return 1;
 }
 uint64_t nb_rt_thread_switches(void) { return g_runtime ? g_runtime->thread_switches() : 0; }

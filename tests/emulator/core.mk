@@ -15,7 +15,8 @@ tests_emulator_core_tests_SOURCES = \
 	tests/emulator/core_form_timing_test.cpp \
 	tests/emulator/core_x87_stack_test.cpp \
 	tests/emulator/core_tick_ring_test.cpp \
-	tests/emulator/core_state_hash_test.cpp
+	tests/emulator/core_state_hash_test.cpp \
+	tests/emulator/memo_probe_test.cpp
 TESTS += tests/emulator/core_tests
 
 # doc/emulator-coverage.md is generated from the coverage table: `make doc-coverage`.
