@@ -17,7 +17,9 @@
 #  - AT_RANDOM, which the tool fixes by default.
 # That needs a mount and a PID namespace: root, or unprivileged user namespaces.
 # Programs whose work depends on thread timing still cannot be judged this way (guest_threads' futex waits depend
-# on the host's scheduling), nor PAPI tests that multiplex or sample (their timers run on the host's CPU time).
+# on the host's scheduling), nor PAPI tests that multiplex or sample: with --clock=emulated their CPU-time timers
+# run on the emulated cycles and repeat from run to run, but the signal arrives at the program's next buffer flush
+# (emulator/valgrind/nb_itimer.c), whose place depends on how Valgrind cut the blocks.
 #
 # Usage: scripts/invariance.sh [BUILD_DIR]   (default ./build; needs gzip and bzip2)
 set -euo pipefail

@@ -129,13 +129,15 @@ static void before_fork(ThreadId tid) {
 static void in_fork_child(ThreadId tid) {
     nb_files_after_fork();
     nb_clock_fork_child();
+    nb_itimer_fork_child();
     nb_rt_fork_child(tid);
     nb_snapshots_recheck();  /* the child's PMU starts without PEBS */
     current_tid = tid;
 }
 
 static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
-    (void)args; (void)nargs;
+    (void)nargs;
+    if (nb_itimer_handles(syscallno, args[0])) nb_itimer_pre_syscall(syscallno, args);
     if (syscallno == __NR_execve || syscallno == __NR_execveat) {
         /* If the exec succeeds this image ends without fini: report what it counted. If it fails, the file is
          * rewritten at the end. */
@@ -151,6 +153,10 @@ static void post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs, 
     if (nb_clock_rewrites(syscallno)) {
         make_current(tid);  /* the clock reads this thread's emulator state */
         nb_clock_post_syscall(tid, syscallno, args, res);
+    }
+    if (nb_itimer_handles(syscallno, args[0])) {
+        make_current(tid);  /* the timers read this thread's emulator state */
+        nb_itimer_post_syscall(syscallno, args, res);
     }
     nb_procfs_post_syscall(syscallno, args, res);
 }

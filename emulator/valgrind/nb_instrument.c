@@ -52,6 +52,7 @@ void nb_flush(void) {
         if (nb_buf_ptr != nb_buf_done) nb_rt_consume(nb_buf_done, nb_buf_ptr);
         nb_buf_ptr = nb_buf_done = nb_buf;
         nb_progress();
+        if (nb_itimers_armed) nb_itimer_expire();
     }
 }
 
@@ -66,7 +67,10 @@ void nb_consume_committed(void) {
 }
 
 /* Called from generated code when the next block might not fit. */
-static VG_REGPARM(0) void nb_flush_from_code(void) { nb_flush(); }
+static VG_REGPARM(0) void nb_flush_from_code(void) {
+    nb_flush();
+    if (nb_itimer_signals_owed) nb_itimer_deliver();  /* here the thread takes a signal at its next block */
+}
 
 /* ---- Register snapshots ----------------------------------------------------------------------------------------
  * A PEBS record holds EFLAGS, EIP and the general registers at the start of the sampled instruction. While the

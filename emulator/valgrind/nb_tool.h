@@ -66,6 +66,22 @@ void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res
 /* In a forked child, before the runtime restarts its counts. */
 void nb_clock_fork_child(void);
 
+/* ---- The CPU-time interval timers on the emulated clock (nb_itimer.c) ---- */
+/* Whether some ITIMER_PROF or ITIMER_VIRTUAL is armed (nb_flush then calls nb_itimer_expire), and whether an
+ * expired one's signal is still to be sent (the next flush from the program's code calls nb_itimer_deliver). */
+extern Bool nb_itimers_armed, nb_itimer_signals_owed;
+/* With --clock=emulated, whether the system call is a setitimer or getitimer the tool keeps on the emulated clock. */
+Bool nb_itimer_handles(UInt syscallno, UWord which);
+/* For a system call nb_itimer_handles: before it runs, and after it ran (with the caller's thread current). */
+void nb_itimer_pre_syscall(UInt syscallno, UWord* args);
+void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res);
+/* After records went through the emulator: each timer the emulated cycles reached owes its signal. */
+void nb_itimer_expire(void);
+/* From a flush in the program's code: sends the owed signals to the running thread. */
+void nb_itimer_deliver(void);
+/* In a forked child: no timers, as on Linux. */
+void nb_itimer_fork_child(void);
+
 /* ---- A whole file, NUL-terminated, in a buffer the caller frees; NULL when it cannot be opened (nb_read_file.c) */
 HChar* nb_read_file(const HChar* path, const HChar* cost_centre, SizeT* length);
 

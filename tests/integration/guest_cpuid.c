@@ -5,8 +5,14 @@
  *   guest_cpuid ssse3 N    also executes a pshufb (SSSE3, which no Pentium 4 has) N times, and prints its address
  *   guest_cpuid avx N      the same with a vaddps on ymm registers (AVX)
  *   guest_cpuid clock N    also times N rounds of 16 dependent imuls with rdtsc and clock_gettime(CLOCK_MONOTONIC)
- *                          and prints "tsc CYCLES" and "ns NANOSECONDS" (the clock the program sees) */
+ *                          and prints "tsc CYCLES" and "ns NANOSECONDS" (the clock the program sees)
+ *   guest_cpuid itimer N   also runs the same N rounds with ITIMER_PROF firing every millisecond and a 5 ms
+ *                          one-shot ITIMER_VIRTUAL, and prints the signals each delivered ("prof_ticks",
+ *                          "virtual_ticks"), "tsc CYCLES" of the rounds, what getitimer read after them
+ *                          ("prof_remaining_us") and the old interval setitimer returned ("prof_old_interval_us") */
 #include <cpuid.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <time.h>
 #include <x86intrin.h>
 #include <stdio.h>
@@ -47,6 +53,28 @@ static void time_imuls(long rounds) {
     printf("tsc %llu\nns %lld\n", t1 - t0, (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
 }
 
+static volatile sig_atomic_t prof_ticks, virtual_ticks;
+
+static void on_prof(int sig) { (void)sig; ++prof_ticks; }
+static void on_virtual(int sig) { (void)sig; ++virtual_ticks; }
+
+static void time_itimers(long rounds) {
+    signal(SIGPROF, on_prof);
+    signal(SIGVTALRM, on_virtual);
+    const struct itimerval every_ms = {{0, 1000}, {0, 1000}}, once_5ms = {{0, 0}, {0, 5000}}, off = {{0, 0}, {0, 0}};
+    struct itimerval now, old;
+    setitimer(ITIMER_VIRTUAL, &once_5ms, NULL);
+    setitimer(ITIMER_PROF, &every_ms, NULL);
+    const unsigned long long t0 = __rdtsc();
+    imul_chain(rounds);
+    const unsigned long long t1 = __rdtsc();
+    getitimer(ITIMER_PROF, &now);
+    setitimer(ITIMER_PROF, &off, &old);
+    printf("tsc %llu\nprof_ticks %d\nvirtual_ticks %d\nprof_remaining_us %ld\nprof_old_interval_us %ld\n", t1 - t0,
+           (int)prof_ticks, (int)virtual_ticks, (long)(now.it_value.tv_sec * 1000000 + now.it_value.tv_usec),
+           (long)(old.it_interval.tv_sec * 1000000 + old.it_interval.tv_usec));
+}
+
 int main(int argc, char** argv) {
     unsigned r[4], max;
     char vendor[13] = {0}, brand[49] = {0};
@@ -78,6 +106,8 @@ int main(int argc, char** argv) {
     printf("leaf2 %08x %08x %08x %08x\n", r[0], r[1], r[2], r[3]);
     if (argc > 2 && strcmp(argv[1], "clock") == 0) {
         time_imuls(atol(argv[2]));
+    } else if (argc > 2 && strcmp(argv[1], "itimer") == 0) {
+        time_itimers(atol(argv[2]));
     } else if (argc > 2) {
         unsigned long (*run)(void) = strcmp(argv[1], "avx") == 0 ? run_vaddps : run_pshufb;
         unsigned long at = 0;

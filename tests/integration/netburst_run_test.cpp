@@ -847,6 +847,28 @@ TEST(GuestCpu, TheEmulatedClockIsTheCoresCycles) {
     EXPECT_NE(host["tsc"], seen["tsc"]);
 }
 
+// --clock=emulated also runs the CPU-time interval timers (ITIMER_PROF, ITIMER_VIRTUAL) on the emulated core's
+// cycles (emulator/valgrind/nb_itimer.c): a 1 ms ITIMER_PROF fires once per 3.2 million cycles on model 4, its
+// signal up to a batch of records late (so the tick the last cycles reached may come after the reading), and the
+// same number of times in every run; the host's timer, under Valgrind, would fire on the host's CPU time.
+TEST(GuestCpu, TheCpuTimeTimersRunOnTheEmulatedClock) {
+    const long rounds = 200000;
+    auto seen = cpuid_under({"--model", "4", "--clock=emulated"}, {"itimer", std::to_string(rounds)});
+    ASSERT_TRUE(seen.count("tsc") && seen.count("prof_ticks"));
+    const long periods = std::stol(seen["tsc"]) / 3200000;
+    ASSERT_GE(periods, 5) << "the loop must span several periods";
+    const long ticks = std::stol(seen["prof_ticks"]);
+    EXPECT_TRUE(ticks == periods || ticks == periods - 1) << ticks << " SIGPROF in " << periods << " periods";
+    EXPECT_EQ(seen["virtual_ticks"], "1") << "the 5 ms one-shot ITIMER_VIRTUAL";
+    const long remaining = std::stol(seen["prof_remaining_us"]);
+    EXPECT_GT(remaining, 0);
+    EXPECT_LE(remaining, 1000);
+    EXPECT_EQ(seen["prof_old_interval_us"], "1000");
+    auto again = cpuid_under({"--model", "4", "--clock=emulated"}, {"itimer", std::to_string(rounds)});
+    EXPECT_EQ(again["prof_ticks"], seen["prof_ticks"]);
+    EXPECT_EQ(again["prof_remaining_us"], seen["prof_remaining_us"]);
+}
+
 TEST(GuestCpu, InstructionsTheModelDoesNotHaveAreCountedAndReported) {
     struct Case {
         const char* what;

@@ -1,0 +1,151 @@
+/* The program's CPU-time interval timers on the emulated clock (--clock=emulated).
+ *
+ * setitimer(ITIMER_PROF) and setitimer(ITIMER_VIRTUAL) count the process's CPU time. Under Valgrind the host's
+ * kernel would count the host's CPU time, which runs a hundred times slower than a Pentium 4's and differs from run
+ * to run: PAPI's multiplexing (SIGPROF every 10 ms by default) would switch event sets after a few hundred
+ * thousand emulated instructions instead of a Pentium 4's tens of millions, and at other instructions in every
+ * run. With the emulated clock the tool keeps these two timers itself, on the emulated core's cycles, which are the
+ * process's CPU time there (nb_clock.c: one emulated core runs the whole process):
+ *  - setitimer: before the system call the tool takes the new value and hands the kernel a zero one (disarm), so
+ *    the host never fires the timer; after it, it puts the program's value back and writes the emulated old value;
+ *  - getitimer: the tool rewrites the kernel's (zero) answer with the emulated remaining time;
+ *  - expiry: after each batch of records the emulator consumes (nb_flush), a timer whose cycle has come owes its
+ *    signal, which is sent to the running thread (nb_host_signal_thread) when the batch was flushed from the
+ *    program's code: the thread then takes it at its next block. From anywhere else (a system call, a thread
+ *    switch) Valgrind would take the signal only at the end of the thread's time slice, 100,000 blocks later, so it
+ *    waits for the next flush from code. A signal thus arrives at most about one batch after the instruction whose
+ *    cycle reached the expiry (a few thousand instructions: a few microseconds of emulated time), at the same
+ *    instruction in every run of the same program.
+ * ITIMER_REAL, alarm and timer_create stay the host's: blocked time does not advance the emulated clock, so a
+ * real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The clock"). A forked child
+ * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "emulator/valgrind/nb_runtime.h"
+#include "emulator/valgrind/nb_tool.h"
+
+/* Linux's `which` numbers (Valgrind's vki headers do not name them); the two timers sit at index which - 1. */
+enum { NB_ITIMER_VIRTUAL = 1, NB_ITIMER_PROF = 2, NB_ITIMERS = 2 };
+
+struct emulated_itimer {
+    ULong expiry;    /* the cycle it expires at; 0: disarmed */
+    ULong interval;  /* cycles between expiries after the first; 0: one-shot */
+};
+
+static struct emulated_itimer timers[NB_ITIMERS];
+Bool nb_itimers_armed;
+Bool nb_itimer_signals_owed;
+static Bool owed[NB_ITIMERS];
+
+/* The program's new value, held between setitimer's pre and post. */
+static struct vki_itimerval pending;
+static Bool pending_valid;
+
+static struct emulated_itimer* timer_of(UWord which) {
+    return which == NB_ITIMER_VIRTUAL || which == NB_ITIMER_PROF ? &timers[which - 1] : NULL;
+}
+
+Bool nb_itimer_handles(UInt syscallno, UWord which) {
+    return nb_clo.clock_emulated && (syscallno == __NR_setitimer || syscallno == __NR_getitimer) &&
+           timer_of(which) != NULL;
+}
+
+static ULong cycles_now(void) {
+    nb_consume_committed();
+    return nb_rt_cycles_now();
+}
+
+static Bool valid_timeval(const struct vki_timeval* t) {
+    return t->tv_sec >= 0 && t->tv_usec >= 0 && t->tv_usec < 1000000;
+}
+
+static ULong cycles_of(const struct vki_timeval* t) {
+    return ((ULong)t->tv_sec * 1000000ull + (ULong)t->tv_usec) * nb_rt_cpu_mhz();
+}
+
+/* Rounded up, as Linux does, so that an armed timer never reads as zero. */
+static void timeval_of(ULong cycles, struct vki_timeval* t) {
+    const ULong mhz = nb_rt_cpu_mhz();
+    const ULong us = mhz == 0 ? 0 : (cycles + mhz - 1) / mhz;
+    t->tv_sec = (vki_time_t)(us / 1000000ull);
+    t->tv_usec = (vki_suseconds_t)(us % 1000000ull);
+}
+
+static void read_timer(const struct emulated_itimer* t, ULong now, struct vki_itimerval* out) {
+    timeval_of(t->interval, &out->it_interval);
+    timeval_of(t->expiry > now ? t->expiry - now : 0, &out->it_value);
+}
+
+static void note_armed(void) {
+    nb_itimers_armed = False;
+    for (Int i = 0; i < NB_ITIMERS; i++) nb_itimers_armed |= timers[i].expiry != 0;
+}
+
+static Bool guest_can(UWord address, SizeT size, UInt prot) {
+    return address != 0 && VG_(am_is_valid_for_client)(address, size, prot);
+}
+
+/* setitimer(which, new, old): the kernel gets a zero new value (it disarms the host's timer, which is never armed
+ * here) unless the value is one the kernel refuses, which it then refuses as it would have. */
+void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
+    pending_valid = False;
+    if (syscallno != __NR_setitimer || !guest_can(args[1], sizeof pending, VKI_PROT_READ | VKI_PROT_WRITE)) return;
+    struct vki_itimerval* value = (struct vki_itimerval*)args[1];
+    if (!valid_timeval(&value->it_value) || !valid_timeval(&value->it_interval)) return;
+    pending = *value;
+    pending_valid = True;
+    VG_(memset)(value, 0, sizeof *value);
+}
+
+void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
+    struct emulated_itimer* t = timer_of(args[0]);
+    const ULong now = cycles_now();
+    nb_itimer_expire();  /* an expiry the last records reached is owed first, and the reading is what is left */
+    if (syscallno == __NR_getitimer) {
+        if (!sr_isError(res) && guest_can(args[1], sizeof(struct vki_itimerval), VKI_PROT_WRITE))
+            read_timer(t, now, (struct vki_itimerval*)args[1]);
+        return;
+    }
+    if (!pending_valid) return;  /* the kernel had the program's own value, and refused it */
+    *(struct vki_itimerval*)args[1] = pending;  /* first: the old value's buffer may be the same one */
+    pending_valid = False;
+    if (sr_isError(res)) return;
+    if (guest_can(args[2], sizeof(struct vki_itimerval), VKI_PROT_WRITE))
+        read_timer(t, now, (struct vki_itimerval*)args[2]);
+    const ULong value = cycles_of(&pending.it_value);
+    t->expiry = value == 0 ? 0 : now + value;
+    t->interval = value == 0 ? 0 : cycles_of(&pending.it_interval);
+    note_armed();
+}
+
+void nb_itimer_expire(void) {
+    const ULong now = nb_rt_cycles_now();
+    for (Int i = 0; i < NB_ITIMERS; i++) {
+        struct emulated_itimer* t = &timers[i];
+        if (t->expiry == 0 || t->expiry > now) continue;
+        owed[i] = nb_itimer_signals_owed = True;  /* expiries before the signal is sent are one signal, as Linux's are */
+        if (t->interval == 0) t->expiry = 0;
+        else t->expiry += t->interval * ((now - t->expiry) / t->interval + 1);
+    }
+    note_armed();
+}
+
+void nb_itimer_deliver(void) {
+    for (Int i = 0; i < NB_ITIMERS; i++) {
+        if (!owed[i]) continue;
+        owed[i] = False;
+        nb_host_signal_thread(nb_host_gettid(), i + 1 == NB_ITIMER_PROF ? VKI_SIGPROF : VKI_SIGVTALRM);
+    }
+    nb_itimer_signals_owed = False;
+}
+
+void nb_itimer_fork_child(void) {
+    VG_(memset)(timers, 0, sizeof timers);
+    VG_(memset)(owed, 0, sizeof owed);
+    nb_itimer_signals_owed = False;
+    note_armed();
+}
