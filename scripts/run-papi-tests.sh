@@ -25,6 +25,9 @@
 # patches/papi/0004). The emulator has no noise to average, every check computes its expectation from the same
 # sizes, and a fixed amount of work makes a test's time depend on the work, not on the host's load.
 #
+# tests/papi/emulated-clock.txt lists the tests that run with netburst-run --clock=emulated (they judge rates by
+# the wall clock, which on the emulated clock is the Pentium 4's time).
+#
 # tests/papi/open-failures.txt lists the tests of tests/papi/meaningful.txt that fail today, each with what is
 # wrong: they are bugs to fix, not accepted results. They count as failed in the summary and are printed as OPEN,
 # and the exit status ignores them, so that CI catches every other failure (a regression) while they are open.
@@ -80,6 +83,9 @@ limits_file=$top/tests/papi/time-limits.txt
 alone_file=$top/tests/papi/run-alone.txt
 # Tests that need other work sizes than the defaults below: SUITE/NAME<TAB>VARIABLE=VALUE ...<TAB>REASON.
 sizes_file=$top/tests/papi/work-sizes.txt
+# Tests that run on the emulated clock (netburst-run --clock=emulated): SUITE/NAME<TAB>REASON.
+clock_file=$top/tests/papi/emulated-clock.txt
+emulated_clock() { awk -v t="$1" -F '\t' '$1 == t { found = 1 } END { exit !found }' "$clock_file"; }
 # own_sizes SUITE/NAME: the test's own VARIABLE=VALUE words, or nothing.
 own_sizes() { awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$sizes_file"; }
 # own_limit SUITE/NAME: the test's own limit in tests/papi/time-limits.txt, or nothing.
@@ -145,6 +151,7 @@ if [ $list_only -eq 1 ]; then
     [ "$lim" -gt "$limit" ] && note=" ($lim s limit)"
     [ $full_sizes -eq 0 ] && [ -n "$(own_sizes "$t")" ] && note="$note ($(own_sizes "$t"))"
     run_alone "$t" && note="$note (alone, after the others)"
+    emulated_clock "$t" && note="$note (--clock=emulated)"
     printf 'run      %s%s\n' "$t" "$note"
   done
   for n in "${not_run[@]}"; do printf 'not run  %s: %s\n' "${n%%$'\t'*}" "${n#*$'\t'}"; done
@@ -167,8 +174,9 @@ if [ -z "$outdir" ]; then outdir=$(mktemp -d /tmp/papi-tests.XXXXXX); else keep=
 # in the kernel instead of retiring spin-loop instructions; what PAPI's OpenMP tests check is PAPI's per-thread
 # bookkeeping and each thread's own work.
 run_one() {
-  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict lim sizes=
+  local t=$1 suite=${1%%/*} name=${1#*/} log="$outdir/${1//\//_}.log" start end status verdict lim sizes= clock=
   lim=$(time_limit "$t")
+  emulated_clock "$t" && clock=--clock=emulated
   # later words win: the test's own sizes override the defaults
   [ -n "$work_sizes" ] && sizes="$work_sizes $(own_sizes "$t")"
   start=$(date +%s%N)
@@ -176,7 +184,7 @@ run_one() {
   # leaves a stopped child behind when it skips) is killed with that group.
   (
     cd "$papi/$suite" || exit 2
-    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" OMP_WAIT_POLICY=passive env $sizes timeout --kill-after=20 "$lim" "$runner" -- "./$name" TESTS_QUIET &
+    PATH="$papi/ctests:$PATH" PAPI_OUTPUT_DIRECTORY="$outdir/${t//\//_}.hl" OMP_WAIT_POLICY=passive env $sizes timeout --kill-after=20 "$lim" "$runner" $clock -- "./$name" TESTS_QUIET &
     group=$!
     wait $group
     status=$?
@@ -194,8 +202,8 @@ run_one() {
   printf '%s\t%s\n' "$verdict" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')" \
     > "$outdir/${t//\//_}.result"
 }
-export -f run_one time_limit own_limit own_sizes
-export outdir papi runner limit limits_file sizes_file work_sizes full_sizes
+export -f run_one time_limit own_limit own_sizes emulated_clock
+export outdir papi runner limit limits_file sizes_file clock_file work_sizes full_sizes
 
 if [ $full_sizes -eq 1 ]; then
   echo "PAPI test suites under netburst-run at PAPI's full work sizes: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
