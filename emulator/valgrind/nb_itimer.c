@@ -18,10 +18,12 @@
  *    instruction in every run of the same program.
  * ITIMER_REAL, alarm and timer_create stay the host's: blocked time does not advance the emulated clock, so a
  * real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The clock"). A forked child
- * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). */
+ * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). A
+ * new value in read-only memory cannot be swapped: that timer stays the host's, with a warning. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
@@ -93,7 +95,17 @@ static Bool guest_can(UWord address, SizeT size, UInt prot) {
  * here) unless the value is one the kernel refuses, which it then refuses as it would have. */
 void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
     pending_valid = False;
-    if (syscallno != __NR_setitimer || !guest_can(args[1], sizeof pending, VKI_PROT_READ | VKI_PROT_WRITE)) return;
+    if (syscallno != __NR_setitimer || !guest_can(args[1], sizeof pending, VKI_PROT_READ)) return;
+    if (!guest_can(args[1], sizeof pending, VKI_PROT_WRITE)) {
+        /* The value cannot be swapped for a zero one (a static const itimerval): say so rather than run this timer
+         * on the host's clock silently. */
+        static Bool warned;
+        if (!warned)
+            VG_(umsg)("netburst: setitimer's new value is in read-only memory, so this timer runs on the host's "
+                      "CPU time, not the emulated clock (put the itimerval in writable memory)\n");
+        warned = True;
+        return;
+    }
     struct vki_itimerval* value = (struct vki_itimerval*)args[1];
     if (!valid_timeval(&value->it_value) || !valid_timeval(&value->it_interval)) return;
     pending = *value;
