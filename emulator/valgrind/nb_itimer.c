@@ -21,7 +21,6 @@
  * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). A
  * new value in read-only memory cannot be swapped: that timer stays the host's, with a warning. */
 #include "pub_tool_basics.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_vki.h"
@@ -40,8 +39,7 @@ struct emulated_itimer {
 
 static struct emulated_itimer timers[NB_ITIMERS];
 Bool nb_itimers_armed;
-Bool nb_itimer_signals_owed;
-static Bool owed[NB_ITIMERS];
+UInt nb_itimer_signals_owed;  /* bit i: timer i expired and its signal is not sent yet */
 
 /* The program's new value, held between setitimer's pre and post. */
 static struct vki_itimerval pending;
@@ -54,11 +52,6 @@ static struct emulated_itimer* timer_of(UWord which) {
 Bool nb_itimer_handles(UInt syscallno, UWord which) {
     return nb_clo.clock_emulated && (syscallno == __NR_setitimer || syscallno == __NR_getitimer) &&
            timer_of(which) != NULL;
-}
-
-static ULong cycles_now(void) {
-    nb_consume_committed();
-    return nb_rt_cycles_now();
 }
 
 static Bool valid_timeval(const struct vki_timeval* t) {
@@ -87,16 +80,27 @@ static void note_armed(void) {
     for (Int i = 0; i < NB_ITIMERS; i++) nb_itimers_armed |= timers[i].expiry != 0;
 }
 
-static Bool guest_can(UWord address, SizeT size, UInt prot) {
-    return address != 0 && VG_(am_is_valid_for_client)(address, size, prot);
+/* Each timer the emulated cycles reached by `now` owes its signal; a periodic one moves to its next expiry. */
+static void expire_at(ULong now) {
+    for (Int i = 0; i < NB_ITIMERS; i++) {
+        struct emulated_itimer* t = &timers[i];
+        if (t->expiry == 0 || t->expiry > now) continue;
+        nb_itimer_signals_owed |= 1u << i;  /* expiries before the signal is sent are one signal, as Linux's are */
+        if (t->interval == 0) t->expiry = 0;
+        else t->expiry += t->interval * ((now - t->expiry) / t->interval + 1);
+    }
+    note_armed();
 }
 
 /* setitimer(which, new, old): the kernel gets a zero new value (it disarms the host's timer, which is never armed
  * here) unless the value is one the kernel refuses, which it then refuses as it would have. */
 void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
     pending_valid = False;
-    if (syscallno != __NR_setitimer || !guest_can(args[1], sizeof pending, VKI_PROT_READ)) return;
-    if (!guest_can(args[1], sizeof pending, VKI_PROT_WRITE)) {
+    struct vki_itimerval value;
+    if (syscallno != __NR_setitimer || !nb_host_read_guest(args[1], &value, sizeof value)) return;
+    if (!valid_timeval(&value.it_value) || !valid_timeval(&value.it_interval)) return;
+    const struct vki_itimerval zero = {{0, 0}, {0, 0}};
+    if (!nb_host_write_guest(args[1], &zero, sizeof zero)) {
         /* The value cannot be swapped for a zero one (a static const itimerval): say so rather than run this timer
          * on the host's clock silently. */
         static Bool warned;
@@ -106,58 +110,43 @@ void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
         warned = True;
         return;
     }
-    struct vki_itimerval* value = (struct vki_itimerval*)args[1];
-    if (!valid_timeval(&value->it_value) || !valid_timeval(&value->it_interval)) return;
-    pending = *value;
+    pending = value;
     pending_valid = True;
-    VG_(memset)(value, 0, sizeof *value);
 }
 
 void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
     struct emulated_itimer* t = timer_of(args[0]);
-    const ULong now = cycles_now();
-    nb_itimer_expire();  /* an expiry the last records reached is owed first, and the reading is what is left */
+    nb_consume_committed();
+    const ULong now = nb_rt_cycles_now();
+    expire_at(now);  /* an expiry the last records reached is owed first, and the reading is what is left */
+    struct vki_itimerval reading;
+    read_timer(t, now, &reading);
     if (syscallno == __NR_getitimer) {
-        if (!sr_isError(res) && guest_can(args[1], sizeof(struct vki_itimerval), VKI_PROT_WRITE))
-            read_timer(t, now, (struct vki_itimerval*)args[1]);
+        if (!sr_isError(res)) nb_host_write_guest(args[1], &reading, sizeof reading);
         return;
     }
     if (!pending_valid) return;  /* the kernel had the program's own value, and refused it */
-    *(struct vki_itimerval*)args[1] = pending;  /* first: the old value's buffer may be the same one */
+    nb_host_write_guest(args[1], &pending, sizeof pending);  /* first: the old value's buffer may be the same one */
     pending_valid = False;
     if (sr_isError(res)) return;
-    if (guest_can(args[2], sizeof(struct vki_itimerval), VKI_PROT_WRITE))
-        read_timer(t, now, (struct vki_itimerval*)args[2]);
+    if (args[2] != 0) nb_host_write_guest(args[2], &reading, sizeof reading);
     const ULong value = cycles_of(&pending.it_value);
     t->expiry = value == 0 ? 0 : now + value;
     t->interval = value == 0 ? 0 : cycles_of(&pending.it_interval);
     note_armed();
 }
 
-void nb_itimer_expire(void) {
-    const ULong now = nb_rt_cycles_now();
-    for (Int i = 0; i < NB_ITIMERS; i++) {
-        struct emulated_itimer* t = &timers[i];
-        if (t->expiry == 0 || t->expiry > now) continue;
-        owed[i] = nb_itimer_signals_owed = True;  /* expiries before the signal is sent are one signal, as Linux's are */
-        if (t->interval == 0) t->expiry = 0;
-        else t->expiry += t->interval * ((now - t->expiry) / t->interval + 1);
-    }
-    note_armed();
-}
+void nb_itimer_expire(void) { expire_at(nb_rt_cycles_now()); }
 
 void nb_itimer_deliver(void) {
-    for (Int i = 0; i < NB_ITIMERS; i++) {
-        if (!owed[i]) continue;
-        owed[i] = False;
-        nb_host_signal_thread(nb_host_gettid(), i + 1 == NB_ITIMER_PROF ? VKI_SIGPROF : VKI_SIGVTALRM);
-    }
-    nb_itimer_signals_owed = False;
+    for (Int i = 0; i < NB_ITIMERS; i++)
+        if (nb_itimer_signals_owed & (1u << i))
+            nb_host_signal_thread(nb_host_gettid(), i + 1 == NB_ITIMER_PROF ? VKI_SIGPROF : VKI_SIGVTALRM);
+    nb_itimer_signals_owed = 0;
 }
 
 void nb_itimer_fork_child(void) {
     VG_(memset)(timers, 0, sizeof timers);
-    VG_(memset)(owed, 0, sizeof owed);
-    nb_itimer_signals_owed = False;
+    nb_itimer_signals_owed = 0;
     note_armed();
 }

@@ -69,7 +69,8 @@ void nb_clock_fork_child(void);
 /* ---- The CPU-time interval timers on the emulated clock (nb_itimer.c) ---- */
 /* Whether some ITIMER_PROF or ITIMER_VIRTUAL is armed (nb_flush then calls nb_itimer_expire), and whether an
  * expired one's signal is still to be sent (the next flush from the program's code calls nb_itimer_deliver). */
-extern Bool nb_itimers_armed, nb_itimer_signals_owed;
+extern Bool nb_itimers_armed;
+extern UInt nb_itimer_signals_owed;
 /* With --clock=emulated, whether the system call is a setitimer or getitimer the tool keeps on the emulated clock. */
 Bool nb_itimer_handles(UInt syscallno, UWord which);
 /* For a system call nb_itimer_handles: before it runs, and after it ran (with the caller's thread current). */
