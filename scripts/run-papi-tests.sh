@@ -85,7 +85,9 @@ alone_file=$top/tests/papi/run-alone.txt
 sizes_file=$top/tests/papi/work-sizes.txt
 # Tests that run on the emulated clock (netburst-run --clock=emulated): SUITE/NAME<TAB>REASON.
 clock_file=$top/tests/papi/emulated-clock.txt
-emulated_clock() { awk -v t="$1" -F '\t' '$1 == t { found = 1 } END { exit !found }' "$clock_file"; }
+# listed FILE SUITE/NAME: whether the test has a line in FILE.
+listed() { awk -v t="$2" -F '\t' '$1 == t { found = 1 } END { exit !found }' "$1"; }
+emulated_clock() { listed "$clock_file" "$1"; }
 # own_sizes SUITE/NAME: the test's own VARIABLE=VALUE words, or nothing.
 own_sizes() { awk -v t="$1" -F '\t' '$1 == t { print $2 }' "$sizes_file"; }
 # own_limit SUITE/NAME: the test's own limit in tests/papi/time-limits.txt, or nothing.
@@ -102,7 +104,7 @@ expected_failure() {
   awk -v t="$1" -F '\t' '$1 == t { print $2; found = 1 } END { exit !found }' "$expected_file"
 }
 meaningful() { grep -qx -- "$1" "$meaningful_file"; }
-run_alone() { awk -v t="$1" -F '\t' '$1 == t { found = 1 } END { exit !found }' "$alone_file"; }
+run_alone() { listed "$alone_file" "$1"; }
 # open_failure SUITE/NAME: prints what is wrong when the test is a known, open bug.
 open_failure() {
   awk -v t="$1" -F '\t' '$1 == t { print $2; found = 1 } END { exit !found }' "$open_file"
@@ -202,7 +204,7 @@ run_one() {
   printf '%s\t%s\n' "$verdict" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')" \
     > "$outdir/${t//\//_}.result"
 }
-export -f run_one time_limit own_limit own_sizes emulated_clock
+export -f run_one time_limit own_limit own_sizes emulated_clock listed
 export outdir papi runner limit limits_file sizes_file clock_file work_sizes full_sizes
 
 if [ $full_sizes -eq 1 ]; then
