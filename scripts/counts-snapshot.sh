@@ -62,12 +62,23 @@ sets=(
    -e instr_retired:NBOGUSNTAG -e x87_FP_uop -e global_power_events:RUNNING"
 )
 
+# The build's programs run from copies in $work/bin: a program's path is in its argv and its loader's work, so
+# the same binary run from two build directories of other lengths counts differently.
+mkdir -p "$work/bin"
+for p in examples/matmul examples/papi_matmul examples/l1_miss; do
+  [ -x "$build/$p" ] || { echo "counts-snapshot: $build/$p is missing: make -C $build ${p}" >&2; exit 2; }
+  cp "$build/$p" "$work/bin/"
+done
+guests=$work/bin
+for g in guest_loops guest_signals; do
+  [ -x "$build/tests/integration/guests/$g" ] && cp "$build/tests/integration/guests/$g" "$work/bin/"
+done
+
 # The corpus: NAME COMMAND... (run in $work). papi_matmul programs the PMU itself: what it prints are the counts.
-guests=$build/tests/integration/guests
 corpus=(
-  "matmul $build/examples/matmul 48"
-  "papi_matmul $build/examples/papi_matmul 48 8"
-  "l1_miss $build/examples/l1_miss 2000"
+  "matmul $work/bin/matmul 48"
+  "papi_matmul $work/bin/papi_matmul 48 8"
+  "l1_miss $work/bin/l1_miss 2000"
   "gzip /usr/bin/gzip -9 -n -c input.txt"
   "ls /bin/ls -l --time-style=+%s dir dir/sub"
 )
