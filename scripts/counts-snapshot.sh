@@ -69,6 +69,12 @@ for p in examples/matmul examples/papi_matmul examples/l1_miss; do
   [ -x "$build/$p" ] || { echo "counts-snapshot: $build/$p is missing: make -C $build ${p}" >&2; exit 2; }
   cp "$build/$p" "$work/bin/"
 done
+# papi_matmul finds this build's libpapi through its RUNPATH, a path of the build; a copy found first through
+# LD_LIBRARY_PATH keeps the loader's work the same for every build directory. libpapi still holds the build's
+# install prefix, which PAPI's start-up reads before the program's regions: compare papi_matmul's counts between
+# builds in directories whose paths have the same length.
+mkdir -p "$work/lib"
+cp -L "$build"/papi/work/src/libpapi.so.7.0 "$work/lib/"
 guests=$work/bin
 for g in guest_loops guest_signals; do
   [ -x "$build/tests/integration/guests/$g" ] && cp "$build/tests/integration/guests/$g" "$work/bin/"
@@ -99,7 +105,7 @@ for model in $models; do
       report=$work/report
       status=0
       # shellcheck disable=SC2086 # cmd and the event set are lists of words
-      (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C "${tool[@]}" \
+      (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$work" LANG=C LD_LIBRARY_PATH="$work/lib" "${tool[@]}" \
          "${pid_namespace[@]}" setarch "$(uname -m)" -R "$run" --model="$model" --clock=emulated --no-progress \
          --valgrind-option=--vgdb=no -o "$report" ${sets[$i]} -- $cmd > "$work/stdout" 2> "$work/stderr") ||
         status=$?
