@@ -30,8 +30,8 @@ build=$(cd "$build" && pwd)
 run=$build/netburst-run
 [ -x "$run" ] || { echo "counts-snapshot: $run is missing: build first" >&2; exit 2; }
 
-# A PID namespace with its own /proc (scripts/pid-namespace.sh, which invariance.sh uses too).
-. "$(dirname "$0")/pid-namespace.sh"
+# A PID namespace with its own /proc, and fixed input text (scripts/repeatable-run.sh, which invariance.sh uses too).
+. "$(dirname "$0")/repeatable-run.sh"
 find_pid_namespace ||
   echo "counts-snapshot: no PID namespace (unshare): papi_matmul's counts depend on its process id" >&2
 
@@ -43,13 +43,8 @@ trap 'rm -rf "$work"' EXIT
 for f in alpha beta gamma delta; do echo "$f" > "$work/dir/$f"; done
 echo sub > "$work/dir/sub/file"
 touch -d '2020-01-01 00:00:00 UTC' "$work/dir"/* "$work/dir/sub/file" "$work/dir"
-# About 20 KB of text, the same every time (a Park-Miller generator, exact in awk's doubles).
-awk 'BEGIN { split("the of and to in is that for it as with was on be by at this from which or an are not but " \
-                   "matrix cache branch cycle replay load store counter event thread", w, " ");
-             x = 4242; n = 0;
-             while (n < 20000) { x = (x * 16807) % 2147483647; s = w[1 + x % 33];
-                                 if (x % 11 == 0) s = s "\n"; else s = s " "; printf "%s", s; n += length(s) } }' \
-  > "$work/input.txt"
+# About 20 KB of text, the same every time.
+fixed_text 4242 20000 > "$work/input.txt"
 
 # Event sets: each holds PAPI_TOT_CYC (the timing tier) and what fits beside it on the counters.
 sets=(

@@ -39,7 +39,7 @@ ctests=$build/papi/work/src/ctests
 
 # hermetic COMMAND...: COMMAND in new mount and PID namespaces, with the fixed /proc/cpuinfo and without ASLR.
 cat /proc/cpuinfo > "$work/cpuinfo"
-. "$top/scripts/pid-namespace.sh"
+. "$top/scripts/repeatable-run.sh"
 find_pid_namespace || {
   echo "invariance: cannot create mount and PID namespaces (unshare): run as root, or enable unprivileged" \
        "user namespaces (sysctl kernel.unprivileged_userns_clone=1)" >&2; exit 2; }
@@ -69,13 +69,8 @@ if [ -d "$guests" ]; then
 else
   echo "invariance: no integration guests in $guests (make check builds them): left out" >&2
 fi
-# About 30 KB of text, the same every time: words chosen by a Park-Miller generator (exact in awk's doubles).
-awk 'BEGIN { split("the of and to in is that for it as with was on be by at this from which or an are not but " \
-                   "matrix cache branch cycle replay load store counter event thread", w, " ");
-             x = 12345; n = 0;
-             while (n < 30000) { x = (x * 16807) % 2147483647; s = w[1 + x % 33];
-                                 if (x % 11 == 0) s = s "\n"; else s = s " "; printf "%s", s; n += length(s) } }' \
-  > "$work/input.txt"
+# About 30 KB of text, the same every time.
+fixed_text 12345 30000 > "$work/input.txt"
 corpus+=("gzip $(command -v gzip) -9 -n -c input.txt" "bzip2 $(command -v bzip2) -9 -c input.txt")
 # PAPI's ctests, which program the PMU themselves and print what PAPI read: their output is part of the checksum.
 # NUM_FLOPS is fixed small (patch 0004), and PAPI_TEST_WORK_LOOPS keeps do_stuff() from sizing itself by time.

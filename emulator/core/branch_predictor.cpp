@@ -1,14 +1,13 @@
 #include "emulator/core/branch_predictor.h"
 
+#include "emulator/core/set_geometry.h"
+
 namespace netburst::emu {
 
 void BranchPredictor::reset(unsigned entries, unsigned ways, unsigned rsb_entries) {
-    if (entries > kMaxEntries) entries = kMaxEntries;
-    if (ways > kMaxWays) ways = kMaxWays;
-    if (ways == 0) ways = 1;
-    ways_ = ways;
-    sets_ = entries / ways;
-    if (sets_ == 0) sets_ = 1;
+    const SetGeometry g = set_geometry(entries, ways, kMaxEntries, kMaxWays);
+    ways_ = g.ways;
+    sets_ = g.sets;
     set_mask_ = sets_ - 1;
     rsb_size_ = rsb_entries > kMaxRsb ? kMaxRsb : rsb_entries;
     clock_ = 0;

@@ -96,16 +96,21 @@ unsigned Core::next_thread(bool thread0_has_more, bool thread1_has_more) const {
     return last_thread_ == 0 ? 1 : 0;  // a tie: take turns
 }
 
-void Core::stop_thread(unsigned thread, Outcome* out) {
-    out->clear();
-    const unsigned t = thread & 1u;
+void Core::open_outcome(unsigned t, Outcome* out, EventSink* sink) {
     Thread& th = threads_[t];
+    out->clear();
     out->thread = static_cast<std::uint8_t>(t);
     out->cpl = th.cpl;
     out->pc = 0;
-    EventSink sink;
-    sink.bind(out, &th.pending);
+    sink->bind(out, &th.pending);
     th.pending.drain(out);
+}
+
+void Core::stop_thread(unsigned thread, Outcome* out) {
+    const unsigned t = thread & 1u;
+    Thread& th = threads_[t];
+    EventSink sink;
+    open_outcome(t, out, &sink);
     const Cycle stop = th.stats.instructions == 0 ? th.running_emitted : th.last_retire + 1;
     out->fetch = out->retire = stop;
     if (th.active) {
@@ -123,15 +128,10 @@ void Core::stop_thread(unsigned thread, Outcome* out) {
 }
 
 void Core::serialize(unsigned thread, Outcome* out) {
-    out->clear();
     const unsigned t = thread & 1u;
     Thread& th = threads_[t];
-    out->thread = static_cast<std::uint8_t>(t);
-    out->cpl = th.cpl;
-    out->pc = 0;
     EventSink sink;
-    sink.bind(out, &th.pending);
-    th.pending.drain(out);
+    open_outcome(t, out, &sink);
     if (th.stats.instructions != 0 && th.next_fetch < th.last_retire + 1) th.next_fetch = th.last_retire + 1;
     out->fetch = out->retire = th.next_fetch;
     publish(t, out, &sink, true);
@@ -142,14 +142,9 @@ bool Core::privilege_flush_records(const Instruction& next, Outcome* out) {
     Thread& th = threads_[t];
     // An Outcome without uops, of the old level, at the frontier already published (its records are all at or
     // after it: they were held back from it).
-    out->clear();
-    out->thread = static_cast<std::uint8_t>(t);
-    out->cpl = th.cpl;
-    out->pc = 0;
-    out->fetch = out->retire = th.next_fetch;
     EventSink sink;
-    sink.bind(out, &th.pending);
-    th.pending.drain(out);
+    open_outcome(t, out, &sink);
+    out->fetch = out->retire = th.next_fetch;
     if (th.pending.empty()) flush_queue_writes(th, &sink);
     out->frontier = published_frontier_;
     return true;

@@ -374,6 +374,8 @@ private:
     }
 
     // core_cycles.cpp
+    // Starts an Outcome of thread t without uops: its level, the thread's waiting records first, and the sink.
+    void open_outcome(unsigned t, Outcome* out, EventSink* sink);
     void publish(unsigned t, Outcome* out, EventSink* sink, bool force);
     Cycle frontier() const;
 

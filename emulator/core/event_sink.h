@@ -135,13 +135,8 @@ public:
     void event(Cycle cycle, EventId event, unsigned mask_bit, std::uint64_t count = 1) {
         while (count != 0) {
             const unsigned n = count > 255 ? 255 : static_cast<unsigned>(count);
-            EventRecord* r;
             EventRecord spill;
-            if (out_->num_events < Outcome::kMaxEvents && pending_->empty()) {
-                r = &out_->events[out_->num_events++];
-            } else {
-                r = &spill;
-            }
+            EventRecord* r = place(out_->events, out_->num_events, Outcome::kMaxEvents, &spill);
             r->cycle = cycle;
             r->event = event;
             r->mask_bit = static_cast<std::uint8_t>(mask_bit);
@@ -161,13 +156,8 @@ public:
             this->event(begin, event, mask_bit, (end - begin) * per_cycle);
             return;
         }
-        IntervalRecord* r;
         IntervalRecord spill;
-        if (out_->num_intervals < Outcome::kMaxIntervals && pending_->empty()) {
-            r = &out_->intervals[out_->num_intervals++];
-        } else {
-            r = &spill;
-        }
+        IntervalRecord* r = place(out_->intervals, out_->num_intervals, Outcome::kMaxIntervals, &spill);
         r->begin = begin;
         r->end = end;
         r->event = event;
@@ -208,6 +198,14 @@ public:
     }
 
 private:
+    // Where the next record goes: the Outcome while it has room and nothing waits before it (records stay in
+    // order), else `spill`, which the caller queues.
+    template <class Record>
+    Record* place(Record* array, unsigned& count, unsigned capacity, Record* spill) {
+        if (count < capacity && pending_->empty()) return &array[count++];
+        return spill;
+    }
+
     static bool occupancy(EventId e) {
         return e == EventId::IoqActiveEntries || e == EventId::BsqActiveEntries || e == EventId::FsbDataActivity;
     }

@@ -3,7 +3,7 @@ libnetburst_emu_a_SOURCES += \
 	emulator/core/core.h emulator/core/core_config.h emulator/core/core_config.cpp \
 	emulator/core/ticks.h emulator/core/tick_ring.h emulator/core/cycle_slots.h emulator/core/event_sink.h \
 	emulator/model/functional_sink.h \
-	emulator/core/lru_cache.h emulator/core/tlb.h \
+	emulator/core/lru_cache.h emulator/core/tlb.h emulator/core/set_geometry.h \
 	emulator/core/trace_cache.h emulator/core/trace_cache.cpp emulator/core/group_plan.h \
 	emulator/core/branch_predictor.h emulator/core/branch_predictor.cpp \
 	emulator/core/uop_decode.h emulator/core/uop_decode.cpp emulator/model/insn_form.h \

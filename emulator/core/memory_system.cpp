@@ -59,18 +59,26 @@ Tick MemorySystem::read_l2_miss(std::uint64_t physical, std::uint64_t block, Tic
                                 Sink* out) {
     ++stats_.l2_read_misses;
     out->event(to_cycle(slot), EventId::BsqCacheReference, kRd2Miss);
+    return fill_l2(physical, block, slot + l2_ticks_, for_ownership, slot, out);
+}
+
+// Reads the block from beyond the L2 (the L3, or the bus) from `start`, and installs it in the L2, dirty when read
+// for ownership; the L2's victim is written back at `evict_at`. Returns when the data arrives.
+template <class Sink>
+Tick MemorySystem::fill_l2(std::uint64_t physical, std::uint64_t block, Tick start, bool for_ownership, Tick evict_at,
+                           Sink* out) {
     Tick data;
     if (has_l3_) {
-        data = read_l3(physical, slot + l2_ticks_, for_ownership, out);
+        data = read_l3(physical, start, for_ownership, out);
     } else {
         Tick adjacent;
-        data = bus_.read(slot + l2_ticks_, for_ownership, out, &adjacent);
+        data = bus_.read(start, for_ownership, out, &adjacent);
     }
     CacheLine victim;
     CacheLine* line = l2_.insert<Sink::kTiming>(block, &victim);
     if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
     line->state = for_ownership ? dirty_bit(physical) : 0;
-    if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
+    if (victim.block != kInvalidBlock) evict_l2(victim, evict_at, out);
     return data;
 }
 
@@ -153,18 +161,7 @@ Tick MemorySystem::store(std::uint64_t linear, std::uint64_t physical, unsigned 
             if (wcb_free_[i] < wcb_free_[w]) w = i;
         accept = max_tick(slot, wcb_free_[w]);
     }
-    Tick data;
-    if (has_l3_) {
-        data = read_l3(physical, accept + l2_ticks_, true, out);
-    } else {
-        Tick adjacent;
-        data = bus_.read(accept + l2_ticks_, true, out, &adjacent);
-    }
-    CacheLine victim;
-    line = l2_.insert<Sink::kTiming>(block, &victim);
-    if constexpr (Sink::kTiming) l2_.timing(line).ready = data;
-    line->state = dirty_bit(physical);
-    if (victim.block != kInvalidBlock) evict_l2(victim, slot, out);
+    const Tick data = fill_l2(physical, block, accept + l2_ticks_, true, slot, out);
     if constexpr (Sink::kTiming) wcb_free_[w] = data;
     return accept + kTicksPerCycle;
 }

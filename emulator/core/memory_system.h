@@ -187,6 +187,8 @@ private:
     template <class Sink>
     Tick read_l2_miss(std::uint64_t physical, std::uint64_t block, Tick slot, bool for_ownership, Sink* out);
     template <class Sink>
+    Tick fill_l2(std::uint64_t physical, std::uint64_t block, Tick start, bool for_ownership, Tick evict_at, Sink* out);
+    template <class Sink>
     Tick read_l3(std::uint64_t physical, Tick start, bool for_ownership, Sink* out);
     template <class Sink>
     void evict_l2(const CacheLine& victim, Tick when, Sink* out);

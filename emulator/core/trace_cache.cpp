@@ -1,14 +1,13 @@
 #include "emulator/core/trace_cache.h"
 
+#include "emulator/core/set_geometry.h"
+
 namespace netburst::emu {
 
 void TraceCache::reset(unsigned lines, unsigned ways) {
-    if (lines > kMaxLines) lines = kMaxLines;
-    if (ways > kMaxWays) ways = kMaxWays;
-    if (ways == 0) ways = 1;
-    ways_ = ways;
-    sets_ = lines / ways;
-    if (sets_ == 0) sets_ = 1;
+    const SetGeometry g = set_geometry(lines, ways, kMaxLines, kMaxWays);
+    ways_ = g.ways;
+    sets_ = g.sets;
     clock_ = 0;
     flush();
 }
@@ -42,12 +41,7 @@ TraceCache::Access TraceCache::access_slow(unsigned thread, std::uint64_t tagged
     const int hit = locate(c, tagged_pc);
     c.line = -1;  // off the recorded path of the line being delivered (or at its end)
     if (hit >= 0) {
-        Line& l = lines_[hit];
-        l.stamp = ++clock_;
-        c.line = hit;
-        c.tag = tagged_pc;
-        c.pos = 1;
-        c.build = -1;
+        enter_line(c, hit, tagged_pc);
         return Access{true, true};
     }
     // Miss: build.

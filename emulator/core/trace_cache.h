@@ -90,11 +90,7 @@ public:
         if (c.line < 0) return false;
         const int next = lines_[c.line].next;
         if (next < 0 || lines_[next].tag != tagged_pc) return false;
-        lines_[next].stamp = ++clock_;
-        c.line = next;
-        c.tag = tagged_pc;
-        c.pos = 1;
-        c.build = -1;
+        enter_line(c, next, tagged_pc);
         return true;
     }
 
@@ -112,11 +108,7 @@ public:
         }
         const int hit = locate(c, tagged_pc);
         if (hit < 0) return false;
-        lines_[hit].stamp = ++clock_;
-        c.line = hit;
-        c.tag = tagged_pc;
-        c.pos = 1;
-        c.build = -1;
+        enter_line(c, hit, tagged_pc);
         return true;
     }
 
@@ -232,6 +224,14 @@ private:
         return hit;
     }
     Access access_slow(unsigned thread, std::uint64_t tagged_pc, unsigned slots);
+    // Delivery enters line `line` at its first instruction: the line becomes the set's most recently used.
+    void enter_line(Cursor& c, int line, std::uint64_t tagged_pc) {
+        lines_[line].stamp = ++clock_;
+        c.line = line;
+        c.tag = tagged_pc;
+        c.pos = 1;
+        c.build = -1;
+    }
 
     unsigned sets_ = 256, ways_ = 8;
     std::uint64_t clock_ = 0;

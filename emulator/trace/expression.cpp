@@ -147,6 +147,20 @@ private:
         }
     }
 
+    // After an opening '(': the expression up to the matching ')', which is consumed; `missing` opens the error
+    // when there is none.
+    std::unique_ptr<Expression> parse_closed(const char* missing, std::string* error) {
+        auto inner = parse_binary(0, error);
+        skip();
+        if (!inner) return nullptr;
+        if (pos_ >= s_.size() || s_[pos_] != ')') {
+            *error = missing + s_ + "'";
+            return nullptr;
+        }
+        ++pos_;
+        return inner;
+    }
+
     std::unique_ptr<Expression> parse_unary(std::string* error) {
         skip();
         if (pos_ >= s_.size()) {
@@ -161,15 +175,7 @@ private:
         }
         if (s_[pos_] == '(') {
             ++pos_;
-            auto inner = parse_binary(0, error);
-            skip();
-            if (!inner) return nullptr;
-            if (pos_ >= s_.size() || s_[pos_] != ')') {
-                *error = "missing ')' in expression '" + s_ + "'";
-                return nullptr;
-            }
-            ++pos_;
-            return inner;
+            return parse_closed("missing ')' in expression '", error);
         }
         if (std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
             std::size_t used = 0;
@@ -190,14 +196,8 @@ private:
             skip();
             if (name == "rand" && pos_ < s_.size() && s_[pos_] == '(') {
                 ++pos_;
-                auto arg = parse_binary(0, error);
-                skip();
+                auto arg = parse_closed("missing ')' after rand( in '", error);
                 if (!arg) return nullptr;
-                if (pos_ >= s_.size() || s_[pos_] != ')') {
-                    *error = "missing ')' after rand( in '" + s_ + "'";
-                    return nullptr;
-                }
-                ++pos_;
                 return std::make_unique<Rand>(std::move(arg));
             }
             return std::make_unique<Variable>(name);
