@@ -9,7 +9,7 @@
 
 #include "emulator/core/doc/coverage_markdown.h"
 #include "emulator/model/coverage.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "emulator/core/branch_predictor.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

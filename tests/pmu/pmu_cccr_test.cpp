@@ -1,7 +1,7 @@
 // CCCR behaviour: compare/complement/threshold and edge on a known per-cycle pattern (including the seed thesis'
 // worked example), the active-thread filter with two logical processors, the PMI on the next event after an
 // overflow with skid, and cascading including the rules for counters 16 and 17.
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -3,7 +3,7 @@
 // every combination of compare, complement, edge, threshold and active-thread filter.
 #include <random>
 
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "emulator/core/state_hash.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu {
 namespace {

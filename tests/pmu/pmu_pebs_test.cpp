@@ -2,7 +2,7 @@
 // arms it, the next counted uop writes a record (precise: that uop's instruction) into the DS buffer, the counter
 // reloads from "PEBS counter reset", and reaching the interrupt threshold raises a PMI.
 #include "table/metrics.h"
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -1,6 +1,6 @@
 // Counting as the SDM describes it: ESCR T0/T1 x OS/USR qualification for thread-specific and thread-independent
 // events, the 4-bit bus, intervals, 40-bit wrap, enable/disable attribution, and the extended-cascade bit.
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

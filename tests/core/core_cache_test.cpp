@@ -9,7 +9,7 @@
 
 #include "emulator/core/lru_cache.h"
 #include "emulator/core/tlb.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -5,7 +5,7 @@
 // and TC_deliver_mode depend on timing.
 #include <memory>
 
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -2,7 +2,7 @@
 // aliasing, microcode flows, the trace cache's modes, self-modifying code, the frontier and the Outcome's capacity.
 #include <gtest/gtest.h>
 
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

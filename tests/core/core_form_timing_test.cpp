@@ -5,7 +5,7 @@
 #include "emulator/core/core_config.h"
 #include "emulator/core/form_timing.h"
 #include "emulator/core/uop_decode.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 using namespace netburst::emu;
 

@@ -1,6 +1,6 @@
 // The register file: reset values, which MSRs exist on which model, and every #GP rule (unknown MSR, reserved
 // bits of each register kind, IA32_MISC_ENABLE, rdpmc indices).
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

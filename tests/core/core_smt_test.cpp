@@ -2,7 +2,7 @@
 // next_thread() keeping their front ends close, TC_deliver_mode pairs, per-thread RUNNING, and the frontier.
 #include <gtest/gtest.h>
 
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
