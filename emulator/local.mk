@@ -5,7 +5,8 @@ EMU_CXXFLAGS = $(AM_CXXFLAGS) -fPIC -fno-exceptions -fno-rtti -I$(top_srcdir)
 noinst_LIBRARIES += libnetburst_emu.a
 libnetburst_emu_a_CXXFLAGS = $(EMU_CXXFLAGS)
 libnetburst_emu_a_SOURCES = \
-	emulator/model/instruction.h emulator/model/outcome.h emulator/model/functional_sink.h emulator/model/coverage.h
+	emulator/model/instruction.h emulator/model/outcome.h emulator/model/functional_sink.h emulator/model/coverage.h \
+	emulator/model/emulated_machine.h
 include $(srcdir)/emulator/core/local.mk
 include $(srcdir)/emulator/pmu/local.mk
 include $(srcdir)/emulator/trace/local.mk

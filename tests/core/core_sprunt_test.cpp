@@ -22,7 +22,7 @@ double uops_per_cycle(Harness& h, unsigned threads) {
 }
 
 double single(const std::vector<Instruction>& trace) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     h.stop(1);
     h.run_all(trace);
     h.stop(0);
@@ -32,7 +32,7 @@ double single(const std::vector<Instruction>& trace) {
 
 // Two copies: two processes (the paper's runs) unless `one_process`.
 double dual(const std::vector<Instruction>& t0, const std::vector<Instruction>& t1, bool one_process = false) {
-    CoreConfig config = make_core_config(2, true, false);
+    CoreConfig config = make_core_config(EmulatedMachine{}.with_ht());
     config.shared_address_space = one_process;
     Harness h(config);
     h.run_smt(t0, t1);

@@ -124,7 +124,7 @@ private:
 // The event program for `events`, as netburst-run would hand it to the tool.
 std::string write_program(const TempDir& dir, const std::vector<std::string>& events, bool ht = false) {
     run::PlanOptions o;
-    o.hyper_threading = ht;
+    o.machine.hyper_threading = ht;
     auto plan = run::plan_events(events, o);
     EXPECT_TRUE(plan) << plan.error().message;
     char text[1 << 16];
