@@ -1,8 +1,9 @@
 // The parameter sets. Sources (doc/emulator-model.md has the full table):
 //   [ORM]  Intel, IA-32 Intel Architecture Optimization Reference Manual, Table 1-1 (cache parameters) and the
 //          bus paragraph after it;
-//   [T]    the thesis of seed 000 (BTB, return stack, ITLB, DTLB, ROB, load/store buffers, ports, latencies);
-//   [S]    Sprunt, IEEE Micro 2002 (seed 001: FP add latency);
+//   [T]    the thesis on Pentium 4 performance monitoring (doc/references.md: BTB, return stack, ITLB, DTLB, ROB,
+//          load/store buffers, ports, latencies);
+//   [S]    Sprunt, "Pentium 4 Performance-Monitoring Features", IEEE Micro 2002 (FP add latency);
 //   [ITJ]  Hinton et al., ITJ 2001 (20-stage pipeline) and Boggs et al., ITJ 2004 (Prescott, 31 stages);
 //   [XT]   ExtremeTech's Prescott architecture article (32 store buffers, 8 outstanding L1 misses, dedicated
 //          integer multiplier, shifts on the fast ALUs);

@@ -1,4 +1,4 @@
-// Core model speed: nanoseconds per instruction on synthetic instruction mixes (issue 3 and the Valgrind-tool
+// Core model speed: nanoseconds per instruction on synthetic instruction mixes (the Valgrind tool's
 // budget: roughly 10 ns per instruction on typical code). Run with `make bench`; the figures are printed, not
 // asserted, because machines are noisy. The "ns_per_insn" counter is the figure to report.
 #include <benchmark/benchmark.h>

@@ -1,5 +1,5 @@
-// The Sprunt paper's SMT benchmarks (seed 001, "Benchmark results"): uops retired per cycle in single-thread and
-// dual-thread mode on a Hyper-Threaded Pentium 4 Xeon (Northwood generation, model 2).
+// The SMT benchmarks of Sprunt's "Pentium 4 Performance-Monitoring Features" ("Benchmark results"): uops retired
+// per cycle in single-thread and dual-thread mode on a Hyper-Threaded Pentium 4 Xeon (Northwood generation, model 2).
 //   fp_add_latency: 0.21 single, 0.41 dual;   l1_miss: 1.23 single, 0.65 dual.
 // doc/emulator-model.md discusses the agreement and the deviations.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Core::timing_state, the timing memo's key (emulator/memo_probe.h, issue 16): a mechanism test. The key must
+// Core::timing_state, the timing memo's key (emulator/memo_probe.h): a mechanism test. The key must
 // repeat when the machine is in the same state at another time, and differ while something the next instructions
 // would wait for is still pending.
 #include <gtest/gtest.h>

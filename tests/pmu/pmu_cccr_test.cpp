@@ -1,4 +1,4 @@
-// CCCR behaviour: compare/complement/threshold and edge on a known per-cycle pattern (including the seed thesis'
+// CCCR behaviour: compare/complement/threshold and edge on a known per-cycle pattern (including the thesis'
 // worked example), the active-thread filter with two logical processors, the PMI on the next event after an
 // overflow with skid, and cascading including the rules for counters 16 and 17.
 #include "tests/pmu/pmu_test_util.h"

@@ -1,4 +1,4 @@
-// The three tagging mechanisms (SDM 18.15.6), each with the seed thesis' register values where it gives them, every
+// The three tagging mechanisms (SDM 18.15.6), each with the thesis' register values where it gives them, every
 // replay metric of table/metrics.h tagging exactly the uops with its cause and kind, and their independence.
 #include "table/metrics.h"
 #include "tests/pmu/pmu_test_util.h"

@@ -1,5 +1,5 @@
 // Helpers for the PMU model tests: program the PMU the way software does (wrmsr with values built by the table's
-// own encoders or taken from the seed thesis) and feed it handcrafted Outcomes.
+// own encoders or taken from the thesis, doc/references.md) and feed it handcrafted Outcomes.
 #pragma once
 
 #include <gtest/gtest.h>
