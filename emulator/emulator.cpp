@@ -4,14 +4,8 @@ namespace netburst::emu {
 
 void Emulator::reset(const EmulatorConfig& config) {
     config_ = config;
-    core_.reset(make_core_config(config.model, config.hyper_threading, config.with_l3));
-    PmuConfig p;
-    p.model = config.model;
-    p.hyper_threading = config.hyper_threading;
-    p.pebs_available = config.pebs_available;
-    p.long_mode = config.long_mode;
-    p.pmi_skid_cycles = config.pmi_skid_cycles;
-    pmu_.reset(p);
+    core_.reset(make_core_config(config.machine));
+    pmu_.reset(config);
     pmu_active_ = &pmu_;
     num_observers_ = 0;
     outcome_.clear();
@@ -70,7 +64,7 @@ void Emulator::stop_thread(unsigned thread) {
 }
 
 unsigned Emulator::next_thread(bool thread0_has_more, bool thread1_has_more) {
-    if (config_.hyper_threading && thread0_has_more && thread1_has_more && !interleaved_) {
+    if (config_.machine.hyper_threading && thread0_has_more && thread1_has_more && !interleaved_) {
         interleaved_ = true;
         update_tier();
     }
@@ -128,7 +122,7 @@ void Emulator::drain(unsigned thread) {
 
 void Emulator::update_tier() {
     const bool functional =
-        !config_.force_timing && !interleaved_ && !any_needs_timing() && !counts_.nearly_full();
+        !config_.force_timing && !config_.machine.emulated_clock && !interleaved_ && !any_needs_timing() && !counts_.nearly_full();
     if (functional == functional_) return;
     if (functional) {
         // Time stops here: everything in flight retires and every record reaches the PMU, so the functional tier

@@ -17,20 +17,16 @@
 
 #include "emulator/core/core.h"
 #include "emulator/memo_probe.h"
+#include "emulator/model/emulated_machine.h"
 #include "emulator/pmu/pmu.h"
-#include "emulator/pmi_skid.h"
 
 namespace netburst::emu {
 
 
-struct EmulatorConfig {
-    unsigned model = 2;
-    bool hyper_threading = false;
-    bool with_l3 = false;
-    bool long_mode = true;
-    bool pebs_available = true;
-    unsigned pmi_skid_cycles = NB_DEFAULT_PMI_SKID_CYCLES;
+// The PMU's configuration (the machine, PEBS, the DS layout), which also sets up the core, and the tier choice.
+struct EmulatorConfig : PmuConfig {
     // Every instruction in the timing tier, even while no counter needs it (comparisons, tests, cycle reports).
+    // An emulated clock (EmulatedMachine::emulated_clock) needs it too: the clock reads cycles.
     bool force_timing = false;
 };
 

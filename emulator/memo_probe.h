@@ -1,4 +1,4 @@
-// A hash-only prototype of the timing memo (issue 16), to measure before building replay how often a memo would
+// A hash-only prototype of the timing memo (doc/speed.md), to measure before building replay how often a memo would
 // hit. At each block start (the first instruction after a branch) it takes the core's timing state relative to
 // the current cycle (Core::timing_state); at the next block start the block's key is that state, the block's
 // addresses and everything the model answered for it (each Outcome relative to the block's start: uop retirement

@@ -60,7 +60,7 @@ echo "B: ${B[*]}"
 "${A[@]}" >/dev/null  # warm-up (and the counts, once)
 "${B[@]}" >/dev/null 2>&1
 pairs A "$pairs" "${A[@]}"
-printf 'median wall-time ratio netburst-run / cachegrind, functional tier (A/B): %.2f (issue 4 asks for at most 2.0)\n' "$median"
+printf 'median wall-time ratio netburst-run / cachegrind, functional tier (A/B): %.2f (the target: at most 2.0)\n' "$median"
 if [ "$timing_pairs" -gt 0 ]; then
   pairs T "$timing_pairs" "${T[@]}"
   printf 'median wall-time ratio netburst-run / cachegrind, timing tier (T/B): %.2f\n' "$median"

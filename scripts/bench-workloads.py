@@ -10,12 +10,12 @@ on the same binary and input, and prints the median wall-time ratios T/B and A/B
 timing model's memo hit rate when netburst-run reports one. Runs measured back to back keep the comparison fair on a
 machine whose speed drifts; the ratios are the figures, not the seconds.
 
-The workloads (issue 16, "Cycles at cachegrind's speed"): examples/matmul.c (dense, 400x400 doubles, gcc -O2),
+The workloads (doc/speed.md): examples/matmul.c (dense, 400x400 doubles, gcc -O2),
 scripts/bench/chase.c (a pointer chase over 8 MB: misses to memory), gzip -6 on a fixed text (branchy integer code)
 and scripts/bench/syscalls.c (a system call every few instructions).
 
 With -p it also runs the timing tier once under --memo-probe=yes, untimed, and tables the hit rate a timing memo
-would have (emulator/memo_probe.h: a hash-only prototype, the measurement issue 16 asks for before replay is built).
+would have (emulator/memo_probe.h: a hash-only prototype, measured before a memo is built).
 
 Usage: scripts/bench-workloads.py [-b BUILD] [-n PAIRS] [-w WORKLOAD[,WORKLOAD...]] [-p]
 """

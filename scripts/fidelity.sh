@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fidelity suite (issue 15; doc/fidelity.md): small x86-64 kernels, one per instruction form and memory
+# The fidelity suite (doc/fidelity.md): small x86-64 kernels, one per instruction form and memory
 # pattern (tests/fidelity/*.S), measured as a user would, by a PAPI program under netburst-run on each emulated
 # model, and compared with real Pentium 4 figures (tests/fidelity/measured.tsv). Then Sprunt's fp_add_latency as
 # real programs (x87 and SSE; single thread, two threads with --ht, two processes), reported beside the paper.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Invariance: the counts of a program under netburst-run must not depend on how Valgrind translated it
-# (DESIGN.md, decision 4). Runs a corpus of real programs four ways, with Valgrind's default optimisation,
+# (doc/emulator-valgrind.md). Runs a corpus of real programs four ways, with Valgrind's default optimisation,
 # --vex-iropt-level=0, blocks of at most five instructions (--vex-guest-max-insns=5) and precise register updates
 # at every instruction (--vex-iropt-register-updates=allregs-at-each-insn), and fails unless every count is
 # identical across the four: cycles, instructions, loads, stores, mispredicted branches, L1 misses and replays in

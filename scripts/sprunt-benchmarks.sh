@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The SMT benchmarks of Sprunt's IEEE Micro 2002 paper (seed 001) as netburst-emu traces: writes the traces in
-# the text form (doc/trace-format.md), replays each alone and as two copies on the two logical processors of one
-# Hyper-Threaded model-2 core (two processes, as the paper ran them), and prints uops retired per cycle beside the
-# paper's figures. doc/emulator-model.md ("Validation") discusses the results.
+# The SMT benchmarks of Sprunt's "Pentium 4 Performance-Monitoring Features" (IEEE Micro, 2002) as netburst-emu traces:
+# writes the traces in the text form (doc/trace-format.md), replays each alone and as two copies on the two logical
+# processors of one Hyper-Threaded model-2 core (two processes, as the paper ran them), and prints uops retired per
+# cycle beside the paper's figures. doc/emulator-model.md ("Validation") discusses the results.
 #
 #   scripts/sprunt-benchmarks.sh [-b BUILD] [-o DIR]
 #     -b BUILD  the build directory holding netburst-emu (default: build)

@@ -1,6 +1,6 @@
 // Branch prediction: a 4K-entry, 4-way branch target buffer (which branches are known, and their targets), a
 // gshare direction predictor, the static rules for branches the BTB does not know, and a 16-entry return stack
-// per logical processor (thesis, seed 000, sections 4.4.1-4.4.3).
+// per logical processor (the thesis, sections 4.4.1-4.4.3; doc/references.md).
 //
 // Why gshare with 16 branches of history: Intel documents the BTB and the static rules but not the dynamic
 // algorithm. The thesis reports a two-level predictor indexed gshare-style, and Intel's optimization manual tells

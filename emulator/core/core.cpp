@@ -25,7 +25,7 @@ void Core::reset(const CoreConfig& config) {
 
     for (unsigned t = 0; t < 2; ++t) {
         Thread& th = threads_[t];
-        th.active = t == 0 || cfg_.hyper_threading;
+        th.active = t == 0 || cfg_.machine.hyper_threading;
         th.next_fetch = 0;
         th.last_decode = 0;
         th.fetch_mode = FrontMode::Deliver;
@@ -84,12 +84,12 @@ void Core::reset(const CoreConfig& config) {
     executed_ = 0;
     functional_who_ = kNobody;
     timing_stale_ = false;
-    thread_mask_ = cfg_.hyper_threading ? 1u : 0u;
+    thread_mask_ = cfg_.machine.hyper_threading ? 1u : 0u;
     update_single_ok();
 }
 
 unsigned Core::next_thread(bool thread0_has_more, bool thread1_has_more) const {
-    if (!cfg_.hyper_threading || !thread1_has_more) return 0;
+    if (!cfg_.machine.hyper_threading || !thread1_has_more) return 0;
     if (!thread0_has_more) return 1;
     const Cycle f0 = threads_[0].next_fetch, f1 = threads_[1].next_fetch;
     if (f0 != f1) return f0 < f1 ? 0 : 1;

@@ -140,7 +140,7 @@ public:
     }
     // The timing state logical processor `thread` starts its next instruction in, hashed relative to its next
     // delivery cycle (state_hash.h): equal for states that would time the same instructions with the same outcomes
-    // the same way, up to a shift in time. The timing memo's key (issue 16, core_state_hash.cpp).
+    // the same way, up to a shift in time. The timing memo's key (core_state_hash.cpp).
     struct TimingState {
         std::uint64_t hash;
         Tick reference;  // the tick the hash counts from (the next delivery cycle's)

@@ -1,8 +1,9 @@
 // The parameter sets. Sources (doc/emulator-model.md has the full table):
 //   [ORM]  Intel, IA-32 Intel Architecture Optimization Reference Manual, Table 1-1 (cache parameters) and the
 //          bus paragraph after it;
-//   [T]    the thesis of seed 000 (BTB, return stack, ITLB, DTLB, ROB, load/store buffers, ports, latencies);
-//   [S]    Sprunt, IEEE Micro 2002 (seed 001: FP add latency);
+//   [T]    the thesis on Pentium 4 performance monitoring (doc/references.md: BTB, return stack, ITLB, DTLB, ROB,
+//          load/store buffers, ports, latencies);
+//   [S]    Sprunt, "Pentium 4 Performance-Monitoring Features", IEEE Micro 2002 (FP add latency);
 //   [ITJ]  Hinton et al., ITJ 2001 (20-stage pipeline) and Boggs et al., ITJ 2004 (Prescott, 31 stages);
 //   [XT]   ExtremeTech's Prescott architecture article (32 store buffers, 8 outstanding L1 misses, dedicated
 //          integer multiplier, shifts on the fast ALUs);
@@ -18,7 +19,7 @@ namespace {
 
 void northwood(CoreConfig& c) {
     // The defaults in core_config.h are the Northwood values.
-    c.l2_size = c.model == 2 ? 512 * 1024 : 256 * 1024;  // [ORM]: 256 KB (Willamette), 512 KB (model 2)
+    c.l2_size = c.machine.model == 2 ? 512 * 1024 : 256 * 1024;  // [ORM]: 256 KB (Willamette), 512 KB (model 2)
     // The bus and memory are those of the measured Northwood, the Pentium 4 2.80 GHz with Hyper-Threading (F/2/9)
     // of [IL]: Intel sold that part (the 2.80C) only with the 800 MT/s bus, 200 MHz, so 14 core cycles per bus
     // clock. Its memory latency is 316 cycles (MemLat summary: a 16 MB ring at a 1 KB stride, a DTLB miss every
@@ -55,11 +56,11 @@ void prescott(CoreConfig& c) {
     c.l1_alias_bits = 22;      // [ORM]: bits 21:6 (model 3; assumed for 4 and 6)
     c.l1_latency = 4;          // [ORM] 4/12
     c.l1_fp_latency = 12;
-    c.l2_size = c.model == 3 ? 1024 * 1024 : 2 * 1024 * 1024;  // [ORM]: 1 MB (3, 4), 2 MB (4, 6)
+    c.l2_size = c.machine.model == 3 ? 1024 * 1024 : 2 * 1024 * 1024;  // [ORM]: 1 MB (3, 4), 2 MB (4, 6)
     // [ORM] gives 18 (1 MB) and 20 (2 MB); we read them as load issue to fill, i.e. including the 4-cycle L1
     // check. With the replay loop and the L2's request slots (below) a pointer chase through the L2 reads 30
     // cycles load to use ([IL] MemLat F/4/1 and F/4/3: 28; AnandTech measured 23 and 27).
-    c.l2_latency = c.model == 3 ? 14 : 16;
+    c.l2_latency = c.machine.model == 3 ? 14 : 16;
     // [XB]: from the L2 into the L1, Prescott moves "about 1.5-2 times" less than Northwood's 32 bytes per cycle,
     // i.e. a 64-byte line every 3 to 4 cycles; the L2 takes a request every 3.5 cycles, the middle of that range.
     c.l2_request_ticks = 7;
@@ -73,18 +74,16 @@ void prescott(CoreConfig& c) {
 
 }  // namespace
 
-CoreConfig make_core_config(unsigned model, bool hyper_threading, bool with_l3) {
+CoreConfig make_core_config(const EmulatedMachine& machine) {
     CoreConfig c;
-    c.model = model;
-    c.hyper_threading = hyper_threading;
-    c.has_l3 = with_l3;
-    if (model >= 3) {
+    c.machine = machine;
+    if (machine.model >= 3) {
         prescott(c);
     } else {
         northwood(c);
     }
-    if (with_l3) {
-        if (model >= 3) {
+    if (machine.has_l3) {
+        if (machine.model >= 3) {
             c.l3_size = 8 * 1024 * 1024;  // Potomac; latency assumed (the ORM table has no row for it)
             c.l3_latency = 30;
         } else {

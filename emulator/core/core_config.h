@@ -2,12 +2,12 @@
 // value with its source. Times are in core cycles unless the name says ticks (half cycles).
 #pragma once
 
+#include "emulator/model/emulated_machine.h"
+
 namespace netburst::emu {
 
 struct CoreConfig {
-    unsigned model = 2;
-    bool hyper_threading = false;
-    bool has_l3 = false;  // Xeon MP (Gallatin, Potomac)
+    EmulatedMachine machine;  // the model, Hyper-Threading and the L3 decide the values below
     // The two logical processors run threads of one process (true) or two processes (false). It decides
     // whether equal linear addresses of the two threads are the same memory (caches, DTLB).
     bool shared_address_space = false;
@@ -119,7 +119,7 @@ struct CoreConfig {
     unsigned frontier_step = 32;      // emit cycle intervals (and move the frontier) every N cycles
 };
 
-// Willamette/Northwood (models 0-2), Prescott (3, 4, 6); with_l3 gives the Xeon MP of that generation.
-CoreConfig make_core_config(unsigned model, bool hyper_threading, bool with_l3);
+// Willamette/Northwood (models 0-2), Prescott (3, 4, 6); has_l3 gives the Xeon MP of that generation.
+CoreConfig make_core_config(const EmulatedMachine& machine);
 
 }  // namespace netburst::emu

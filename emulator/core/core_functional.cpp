@@ -4,7 +4,7 @@
 // for everything that has state: the trace cache, build mode (core_frontend.cpp's build), the branch predictor,
 // loads, store addresses, store commits and branch retirement (core_memory.h), the caches and the bus
 // (memory_system.cpp, bus.cpp). What it leaves out is time: delivery and allocation slots, ports, the scoreboard,
-// the store buffer (MOB replays), wrong-path uops and every interval. tests/emulator/core_tier_test.cpp checks that
+// the store buffer (MOB replays), wrong-path uops and every interval. tests/core/core_tier_test.cpp checks that
 // every functional count is the same as the timing tier's on a corpus of traces.
 //
 // Retirement goes to the sink as signatures (functional_sink.h). A plan's uops without replay causes have fixed

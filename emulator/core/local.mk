@@ -16,4 +16,4 @@ libnetburst_emu_a_SOURCES += \
 	emulator/core/core_state_hash.cpp emulator/core/state_hash.h \
 	emulator/core/core_memory.h emulator/core/core_walker.h emulator/core/core_functional.h emulator/core/core_functional.cpp \
 	emulator/core/coverage.cpp
-include $(srcdir)/tests/emulator/core.mk
+include $(srcdir)/tests/core/local.mk

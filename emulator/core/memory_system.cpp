@@ -14,7 +14,7 @@ unsigned dirty_sectors(std::uint32_t state) { return (state & 1u) + (state >> 1 
 void MemorySystem::reset(const CoreConfig& c) {
     l1_.reset(c.l1_size, c.l1_ways, c.l1_line);
     l2_.reset(c.l2_size, c.l2_ways, c.l2_line);
-    has_l3_ = c.has_l3 && c.l3_size != 0;
+    has_l3_ = c.machine.has_l3 && c.l3_size != 0;
     if (has_l3_) {
         l3_.reset(c.l3_size, c.l3_ways, c.l2_line);
     } else {

@@ -1,4 +1,4 @@
-// A hash of the timing state relative to a reference tick, for the timing memo (issue 16): two states that differ
+// A hash of the timing state relative to a reference tick, for the timing memo (memo_probe.h): two states that differ
 // only by a shift in time, or in times already past the reference, hash the same. Times at or before the
 // reference are all "past" (0); later ones count from it.
 #pragma once

@@ -96,7 +96,7 @@ private:
 // holds the load port.
 void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     if (insn.form == InsnForm::None) return;
-    const FormTiming t = form_timing(insn.form, c.model);
+    const FormTiming t = form_timing(insn.form, c.machine.model);
     p->dest_merge = t.dest_latency;
     for (unsigned i = 0; i < p->num_specs; ++i) {
         UopSpec& s = p->specs[i];
@@ -220,7 +220,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         }
         b.add(Unit::FastAlu, UopRole::StackPtr, b.fast());
         b.add(Unit::Alu0, UopRole::Branch, b.fast()).kind = UopKind::Branch;
-        if (insn.cls == InsnClass::IndirectCall && c.model < 3) p->from_rom = true;
+        if (insn.cls == InsnClass::IndirectCall && c.machine.model < 3) p->from_rom = true;
         break;
     }
     case InsnClass::Return:

@@ -1,7 +1,7 @@
 // Decomposition of an x86 instruction into NetBurst uops, by instruction class and memory operands.
 //
 // The input says what the instruction is (class, operands, registers), not how the processor splits it, so the
-// rules are ours, following the thesis (seed 000, section 4.1) and Agner Fog's P4 uop counts in spirit:
+// rules are ours, following the thesis (section 4.1; doc/references.md) and Agner Fog's P4 uop counts in spirit:
 //  - a register operation is one uop; a load-op is load + op; a store is store-address + store-data; a
 //    read-modify-write is load + op + store-address + store-data;
 //  - an integer instruction with a load and no flags written is a plain load (mov, movzx): one uop;

@@ -1,5 +1,5 @@
 // Which (event, mask bit) pairs the core model drives. A counter programmed to count anything else reads as
-// "unsupported" through the emulator's interfaces, never as a made-up zero (issue 3, "Event coverage").
+// "unsupported" through the emulator's interfaces, never as a made-up zero.
 // The core model owns the answers (core/coverage.cpp); doc/emulator-coverage.md is generated from them.
 #pragma once
 

@@ -1,5 +1,5 @@
 // What the core model reports about one instruction: the uops it became, when they retired, and every event
-// detector output it caused. The PMU model consumes it (decision 3 of DESIGN.md: the PMU sees only what a
+// detector output it caused. The PMU model consumes it (the emulator is hardware: the PMU sees only what a
 // Pentium 4's event detectors would see, and software sees only MSRs).
 //
 // The split of work:

@@ -12,4 +12,4 @@ libnetburst_emu_a_SOURCES += \
 	emulator/pmu/pebs.h emulator/pmu/pebs.cpp \
 	emulator/pmu/memory_window.h emulator/pmu/memory_window.cpp \
 	emulator/pmu/record_ring.h
-include $(srcdir)/tests/emulator/local.mk
+include $(srcdir)/tests/pmu/local.mk

@@ -1,5 +1,5 @@
-// The DS save area and PEBS records (SDM Vol. 3B 18.15.7 and the DS layout of 17.4.9; field tables in
-// /work/notes/sdm-events-notes.md section 4). This file only knows memory layouts: when a record is due is the
+// The DS save area and PEBS records (SDM Vol. 3B 18.15.7 and the DS layout of 17.4.9; doc/emulator-pmu.md, "PEBS",
+// has the field tables). This file only knows memory layouts: when a record is due is the
 // Pmu's business.
 #pragma once
 

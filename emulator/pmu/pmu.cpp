@@ -32,7 +32,7 @@ bool is_pmu_owned(const EventDef& e) {
 
 void Pmu::reset(const PmuConfig& config) {
     config_ = config;
-    regs_.reset(config.model, config.pebs_available);
+    regs_.reset(config.machine.model, config.pebs_available);
     facts_.load();
     for (CounterState& c : counters_) c = CounterState{};
     std::memset(cap_, 0, sizeof cap_);
@@ -40,8 +40,8 @@ void Pmu::reset(const PmuConfig& config) {
     own_routes_.clear();
     tags_.num_exec = 0;
     counting_ = per_cycle_ = 0;
-    activity_.reset(config.hyper_threading);
-    pmi_.reset(config.pmi_skid_cycles);
+    activity_.reset(config.machine.hyper_threading);
+    pmi_.reset(config.machine.pmi_skid_cycles);
     pebs_records_.clear();
     closed_ = 0;
     reprogram_pending_ = false;
@@ -154,7 +154,7 @@ void Pmu::reprogram(Cycle now) {
 
         c.force_ovf = f.force_ovf;
         c.pmi_t0 = f.ovf_pmi_t0;
-        c.pmi_t1 = f.ovf_pmi_t1 && config_.hyper_threading;
+        c.pmi_t1 = f.ovf_pmi_t1 && config_.machine.hyper_threading;
         // Complement, threshold and edge act only with Compare (SDM 18.15.4).
         c.compare = f.compare;
         c.complement = f.complement;
@@ -172,7 +172,7 @@ void Pmu::reprogram(Cycle now) {
         refresh_slow(c);
     }
 
-    build_tag_config(regs_, escr_in_use_, config_.model, facts_, &tags_);
+    build_tag_config(regs_, escr_in_use_, config_.machine.model, facts_, &tags_);
     want_fe_ = (tags_.fe_loads | tags_.fe_stores) != 0 &&
                (own_routes_.any(EventId::FrontEndEvent) || own_routes_.any(EventId::InstrRetired));
     want_exec_ = tags_.num_exec != 0 && own_routes_.any(EventId::ExecutionEvent);
@@ -195,7 +195,7 @@ void Pmu::reprogram(Cycle now) {
 // Counter n counts: decodes the ESCR its CCCR selects and routes that ESCR's event to it.
 void Pmu::route_counter(unsigned n, unsigned escr_select) {
     CounterState& c = counters_[n];
-    const unsigned model = config_.model;
+    const unsigned model = config_.machine.model;
     const EscrId escr = escr_for_cccr_select(n, escr_select, model);
     if (escr == EscrId::None) return;
     escr_in_use_[escr_index(escr)] = true;
@@ -216,7 +216,7 @@ void Pmu::route_counter(unsigned n, unsigned escr_select) {
 
     // PEBS: IQ_COUNTER4 for logical processor 0, IQ_COUNTER5 for logical processor 1 (Hyper-Threading only),
     // counting one of the at-retirement events that "can support PEBS".
-    if ((n == 16 || (n == 17 && config_.hyper_threading)) && ev->pebs && c.mode == Mode::Plain &&
+    if ((n == 16 || (n == 17 && config_.machine.hyper_threading)) && ev->pebs && c.mode == Mode::Plain &&
         regs_.pebs_enabled(n - 16)) {
         c.pebs = true;
         c.pebs_thread = static_cast<std::uint8_t>(n - 16);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "emulator/model/emulated_machine.h"
 #include "emulator/model/outcome.h"
 
 namespace netburst::emu {
@@ -23,11 +24,11 @@ struct GuestMemory {
 };
 
 struct PmuConfig {
-    unsigned model = 2;             // family 0FH model: decides IQ_ESCR0/1, extended cascading, instr_completed
-    bool hyper_threading = false;   // two logical processors; without it only thread 0 exists
+    // The model decides IQ_ESCR0/1, extended cascading and instr_completed; without Hyper-Threading only thread 0
+    // exists; the PMI skid delays imprecise interrupts.
+    EmulatedMachine machine;
     bool pebs_available = true;     // IA32_MISC_ENABLE bit 12 clear
     bool long_mode = true;          // DS save area and PEBS records in the 64-bit layout (else 32-bit)
-    unsigned pmi_skid_cycles = 0;   // cycles between an overflow and the PMI being taken (imprecise sampling)
 };
 
 // A performance-monitoring interrupt as the model raised it.

@@ -1,5 +1,5 @@
-// Thread and privilege qualification of an ESCR (SDM Vol. 3B 18.15.3 and Tables 18-66/18-67 as summarised in
-// /work/notes/sdm-events-notes.md section 3): which (logical processor, CPL) combinations make the ESCR's detector
+// Thread and privilege qualification of an ESCR (SDM Vol. 3B 18.15.3 and Tables 18-66/18-67; doc/emulator-pmu.md,
+// "Detection and qualification"): which (logical processor, CPL) combinations make the ESCR's detector
 // report an occurrence.
 //
 // The four combinations are numbered so that one ESCR's answer fits in four bits, computed once when software

@@ -1,5 +1,5 @@
-// The few facts the PMU model needs beyond register layouts, read once from the hardware table at reset (DESIGN.md
-// decision 2: no fact is written twice): the mask bits of the events the PMU counts itself from retiring uops, and
+// The few facts the PMU model needs beyond register layouts, read once from the hardware table at reset (one source
+// of truth for the hardware: no fact is written twice): the mask bits of the events the PMU counts itself from retiring uops, and
 // the replay-tagging selects of SDM Table 19-33 as the metric recipes give them.
 #pragma once
 

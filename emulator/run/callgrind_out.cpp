@@ -164,7 +164,7 @@ std::string callgrind_text(const Profile& profile) {
     if (!profile.processes.empty()) out << "pid: " << profile.processes.front().pid << "\n";
     out << "cmd: " << join(profile.command) << "\n";
     out << "part: 1\n\n";
-    const unsigned model = events.empty() ? 2 : events[0].model;
+    const unsigned model = profile.machine.model;
     out << "desc: Emulated processor: Intel Pentium 4, family 0FH model " << model << " (" << model_codename(model)
         << ")\n";
     write_events(out, events);

@@ -19,7 +19,7 @@ Error bad(std::string message) { return make_error(ErrorCode::BadInput, std::mov
 Error unknown_preset(const std::string& name, const std::vector<PresetDef>& presets, const PlanOptions& o) {
     for (const auto& [p, fp] : all_preset_variants()) {
         if (name != p.name) continue;
-        if (p.needs_l3 && !o.with_l3) return bad(name + " needs a processor with an L3 cache (--l3)");
+        if (p.needs_l3 && !o.machine.has_l3) return bad(name + " needs a processor with an L3 cache (--l3)");
         return bad(name + " is not available with PAPI_NETBURST_FP=" + fp_variant_name(o.fp) + " (try " +
                    fp_variant_name(fp) + ")");
     }
@@ -49,7 +49,7 @@ Result<Parsed> parse_user_event(const std::string& name, const std::vector<Prese
         terms.push_back(name);
     }
     for (const std::string& t : terms) {
-        auto r = parse_event(t, o.model);
+        auto r = parse_event(t, o.machine.model);
         if (!r) return r.error();
         p.terms.push_back(*r);
         p.event.natives.push_back(canonical_name(*r));
@@ -93,9 +93,9 @@ Result<FpVariant> fp_variant_from_environment(FpVariant fallback) {
 
 Result<EventPlan> plan_events(const std::vector<std::string>& requested, const PlanOptions& o) {
     AllocContext ctx;
-    ctx.model = o.model;
+    ctx.model = o.machine.model;
     ctx.default_privilege = o.default_privilege;
-    ctx.hyper_threading = o.hyper_threading;
+    ctx.hyper_threading = o.machine.hyper_threading;
     EventPlan plan;
     std::vector<std::string> names;
     for (const std::string& n : requested) {
@@ -105,14 +105,14 @@ Result<EventPlan> plan_events(const std::vector<std::string>& requested, const P
         }
         // "all" is what this configuration can count: an event no PMU can hold on every logical processor (a
         // shared one, with Hyper-Threading) is left out and named.
-        for (const std::string& e : all_modelled_events(o.model)) {
-            auto r = parse_event(e, o.model);
+        for (const std::string& e : all_modelled_events(o.machine.model)) {
+            auto r = parse_event(e, o.machine.model);
             if (r && schedule_on_package({*r}, ctx).ok()) names.push_back(e);
             else plan.left_out.push_back(e);
         }
     }
 
-    const std::vector<PresetDef> presets = presets_for(o.with_l3, o.fp);
+    const std::vector<PresetDef> presets = presets_for(o.machine.has_l3, o.fp);
     std::vector<std::vector<EventRequest>> on_pmu;  // what each PMU holds so far
     std::vector<std::vector<EventRequest>> terms_of;  // each user event's terms
     for (const std::string& name : names) {

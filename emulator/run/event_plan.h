@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "alloc/schedule.h"
+#include "emulator/model/emulated_machine.h"
 #include "emulator/valgrind/program_file.h"
 #include "events/request.h"
 #include "events/status.h"
@@ -17,9 +18,7 @@
 namespace netburst::emu::run {
 
 struct PlanOptions {
-    unsigned model = 2;
-    bool hyper_threading = false;
-    bool with_l3 = false;
+    EmulatedMachine machine;  // the model's events, both logical processors with Hyper-Threading, the L3 presets
     FpVariant fp = FpVariant::Sse;  // which FP preset recipes (PAPI_NETBURST_FP)
     Privilege default_privilege{};   // for events that name neither :u nor :k (default: both levels)
 };

@@ -206,10 +206,9 @@ int main(int argc, char** argv) {
     // A wrong pattern, or %r outside a parallel job, is found before the program runs rather than after.
     if (auto checked = expand_output_pattern(o.output, process_pattern_context(0)); !checked) fail(checked.error().message);
 
+    const emu::EmulatedMachine machine = emu::EmulatedMachine{}.with_model(o.model).with_ht(o.ht).with_l3(o.l3);
     PlanOptions po;
-    po.model = o.model;
-    po.hyper_threading = o.ht;
-    po.with_l3 = o.l3;
+    po.machine = machine;
     if (auto fp = fp_variant_from_environment(po.fp); fp) po.fp = *fp;
     else fail(fp.error().message);
     EventPlan plan;
@@ -268,9 +267,7 @@ int main(int argc, char** argv) {
     }
     RunDescription run;
     run.command = o.command;
-    run.model = o.model;
-    run.hyper_threading = o.ht;
-    run.with_l3 = o.l3;
+    run.machine = machine;
     run.cpu_wide = o.cpu_wide;
     run.kernel_model = o.kernel_model;
     run.timer_tick = o.kernel_model ? o.timer_tick : 0;
@@ -279,7 +276,7 @@ int main(int argc, char** argv) {
     const PatternContext context = process_pattern_context(ran->pid);
     run.rank = find_rank(context);
     run.host = context.host;
-    const auto values = event_values(plan, *totals, o.ht ? 2 : 1);
+    const auto values = event_values(plan, *totals, machine.logical_processors());
     const std::string report = o.json ? format_json(run, values, *totals) : format_text(run, values, *totals);
     write_report(report, *expand_output_pattern(o.output, context));
     return exit_status;

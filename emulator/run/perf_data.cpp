@@ -234,7 +234,7 @@ PerfHeaderInfo perf_header_info(unsigned model, const std::vector<std::string>& 
     utsname u{};
     if (uname(&u) == 0) info.os_release = u.release;
     nb_emulator_info machine{};
-    vg::describe_machine(model, false, false, &machine);
+    vg::describe_machine(EmulatedMachine{}.with_model(model), &machine);
     info.cpu_description = std::string("Intel(R) Pentium(R) 4, family 0FH model ") + std::to_string(model) + " (" +
                            model_codename(model) + "), emulated by netburst-run";
     info.cpuid = "GenuineIntel,15," + std::to_string(model) + "," + std::to_string(machine.stepping);

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "emulator/model/emulated_machine.h"
+
 namespace netburst::emu::run {
 
 // perf's union perf_mem_data_src, in the fields a NetBurst at-retirement metric can tell (what kind of access, and
@@ -32,7 +34,6 @@ struct SampledEvent {
     bool kernel_only = false;
     std::uint64_t raw_config = 0;  // the counting unit's ESCR (high 32 bits) and CCCR (low 32 bits)
     DataSource data_source;
-    unsigned model = 2;          // the emulated processor (family 0FH model)
     std::uint64_t exact_total = 0;  // the event's count over the whole run (all processes)
     bool exact_unsupported = false;
     bool callchain = false;      // -g: every sample has its call chain (PERF_SAMPLE_CALLCHAIN)
@@ -100,6 +101,7 @@ struct Process {
 };
 
 struct Profile {
+    EmulatedMachine machine;           // the emulated processor the program ran on
     std::vector<SampledEvent> events;  // in the order of record's -e (a sample's `event` indexes it)
     std::vector<Process> processes;  // process images: by pid, then in exec order
     std::vector<Sample> samples;     // in time order

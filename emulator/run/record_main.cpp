@@ -253,7 +253,7 @@ void explain_empty(const Profile& profile, const std::vector<std::uint64_t>& sam
 int record_main(int argc, char** argv) {
     const RecordOptions o = parse(argc, argv);
     SampleOptions so;
-    so.model = o.model;
+    so.machine.model = o.model;
     so.period = o.period;
     so.frequency = o.frequency;
     so.callchain = o.callchain;
@@ -309,6 +309,7 @@ int record_main(int argc, char** argv) {
         profile.events[i].exact_total = i < totals->values.size() ? totals->values[i] : 0;
         profile.events[i].exact_unsupported = i < totals->unsupported.size() && totals->unsupported[i];
     }
+    profile.machine = so.machine;
     profile.command = o.command;
     if (auto read = read_samples_dir(dir.path(), &profile); !read) fail(read.error().message);
 

@@ -126,8 +126,8 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
     for (const EventValue& e : events) pmus = std::max(pmus, e.pmu + 1);
     std::ostringstream o;
     o << "\n netburst-run: " << join(run.command, " ") << "\n";
-    o << " (emulated Pentium 4 model " << run.model << ", " << model_codename(run.model)
-      << (run.with_l3 ? ", with L3" : "") << (run.hyper_threading ? ", two logical processors" : "")
+    o << " (emulated Pentium 4 model " << run.machine.model << ", " << model_codename(run.machine.model)
+      << (run.machine.has_l3 ? ", with L3" : "") << (run.machine.hyper_threading ? ", two logical processors" : "")
       << (run.cpu_wide ? ", CPU-wide counts" : "") << "; " << t.processes << (t.processes == 1 ? " process, " : " processes, ")
       << t.threads << (t.threads == 1 ? " thread" : " threads")
       << (run.rank >= 0 ? "; MPI rank " + std::to_string(run.rank) + " on " + run.host : std::string()) << ")\n";
@@ -143,7 +143,7 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
         if (pmus > 1) what = "[PMU " + std::to_string(e.pmu) + "] " + what;
         std::snprintf(line, sizeof line, "  %20s   %-22s %s\n", value.c_str(), e.name.c_str(), what.c_str());
         o << line;
-        if (run.hyper_threading && !e.unsupported && !e.not_counted)
+        if (run.machine.hyper_threading && !e.unsupported && !e.not_counted)
             for (std::size_t lp = 0; lp < e.per_processor.size(); ++lp)
                 o << "  " << std::string(20 - std::min<std::size_t>(20, with_commas(e.per_processor[lp]).size()), ' ')
                   << with_commas(e.per_processor[lp]) << "     on logical processor " << lp << "\n";
@@ -161,7 +161,7 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
     if (run.timer_tick != 0)
         o << ", " << with_commas(static_cast<std::int64_t>(t.timer_interrupts)) << " timer interrupts";
     o << "\n";
-    if (t.missing != 0) o << "  " << describe_missing(run.model, t) << "\n";
+    if (t.missing != 0) o << "  " << describe_missing(run.machine.model, t) << "\n";
     if (run.signaled)
         o << "  the program was killed by " << signal_name(run.status) << "; the counts are up to that point\n";
     o << "\n";
@@ -175,10 +175,10 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
     // Which process of a parallel job this is: the key `netburst-run --merge` joins the ranks' reports on.
     if (run.rank >= 0) j["rank"] = run.rank;
     j["host"] = run.host;
-    j["emulator"] = {{"model", run.model},
-                     {"codename", model_codename(run.model)},
-                     {"l3", run.with_l3},
-                     {"hyper_threading", run.hyper_threading},
+    j["emulator"] = {{"model", run.machine.model},
+                     {"codename", model_codename(run.machine.model)},
+                     {"l3", run.machine.has_l3},
+                     {"hyper_threading", run.machine.hyper_threading},
                      {"per_thread", !run.cpu_wide},
                      {"kernel_model", run.kernel_model},
                      {"timer_tick", run.timer_tick}};
@@ -204,7 +204,7 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
         if (e.not_counted) v["value"] = "not counted";
         else if (e.unsupported) v["value"] = "unsupported";
         else v["value"] = e.value;
-        if (run.hyper_threading && !e.unsupported && !e.not_counted) v["logical_processors"] = e.per_processor;
+        if (run.machine.hyper_threading && !e.unsupported && !e.not_counted) v["logical_processors"] = e.per_processor;
         list.push_back(v);
     }
     j["events"] = list;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/model/emulated_machine.h"
 #include "emulator/run/event_plan.h"
 
 namespace netburst::emu::run {
@@ -49,9 +50,7 @@ std::string with_commas(std::int64_t value);
 
 struct RunDescription {
     std::vector<std::string> command;
-    unsigned model = 2;
-    bool hyper_threading = false;
-    bool with_l3 = false;
+    EmulatedMachine machine;
     bool cpu_wide = false;
     bool kernel_model = true;
     std::uint64_t timer_tick = 0;  // instructions between timer interrupts; 0: none

@@ -102,7 +102,7 @@ Result<SampleRate> sample_rate(const std::string& native, const SampleOptions& o
     if (!cycles)
         return bad("-F needs an event that counts cycles (PAPI_TOT_CYC, " + std::string(kCycleEvent) + "): " +
                    native + " has no rate known before the run; give a period with -c");
-    const std::uint64_t hz = clock_hz(o.model);
+    const std::uint64_t hz = clock_hz(o.machine.model);
     const std::uint64_t frequency = o.frequency != 0 ? o.frequency : kDefaultFrequency;
     if (frequency > hz / 2)
         return bad("-F " + std::to_string(frequency) + " is more than half the emulated clock (" +
@@ -151,7 +151,6 @@ Result<OneEvent> plan_one(const std::string& text, const SampleOptions& o, const
     const Privilege privilege = one.request.privilege_explicit ? one.request.privilege : po.default_privilege;
     ev.user_only = privilege.user && !privilege.kernel;
     ev.kernel_only = privilege.kernel && !privilege.user;
-    ev.model = o.model;
     ev.callchain = o.callchain;
     ev.data_source = data_source_of(one.request);
     return one;
@@ -193,7 +192,7 @@ Result<Schedule> place_together(const std::vector<OneEvent>& planned, const Samp
     std::vector<EventRequest> requests;
     for (const OneEvent& one : planned) requests.push_back(one.request);
     AllocContext ctx;
-    ctx.model = o.model;
+    ctx.model = o.machine.model;
     ctx.default_privilege = po.default_privilege;
     Result<Schedule> placed = schedule_events(requests, ctx);
     if (!placed && placed.error().code == ErrorCode::Conflict && planned.size() > 1)
@@ -258,7 +257,7 @@ Result<SamplePlan> plan_sampling(const std::vector<std::string>& texts, const Sa
         return bad(std::to_string(texts.size()) + " events: a recording samples at most " +
                    std::to_string(vg::kMaxSampledEvents));
     PlanOptions po;
-    po.model = o.model;
+    po.machine = o.machine;
     po.fp = o.fp;
     po.default_privilege = Privilege{true, false};  // user mode, as perf samples for an unprivileged user
     auto planned = plan_each(texts, o, po);

@@ -24,7 +24,7 @@ constexpr std::uint64_t kDefaultPeriod = 100000;
 constexpr std::uint64_t kDefaultFrequency = 4000;
 
 struct SampleOptions {
-    unsigned model = 2;
+    EmulatedMachine machine;  // its model; its clock rate turns -F into a period
     FpVariant fp = FpVariant::Sse;
     // One sample every `period` events (-c), or `frequency` samples a second of the emulated clock (-F), which
     // only an event that counts every cycle turns into a period; neither: the defaults above.

@@ -87,8 +87,8 @@ json to_json(const ReplayOptions& o, const ReplayResult& r) {
     json pebs = json::array();
     for (const PebsRecord& p : r.pebs)
         pebs.push_back({{"cycle", p.cycle}, {"thread", p.thread}, {"eip", hex(p.eip)}, {"address", hex(p.address)}});
-    return {{"model", o.model},
-            {"l3", o.with_l3},
+    return {{"model", o.emulator.machine.model},
+            {"l3", o.emulator.machine.has_l3},
             {"logical_processors", r.logical_processors},
             {"traces", o.traces},
             {"cycles", r.cycles},
@@ -102,7 +102,8 @@ json to_json(const ReplayOptions& o, const ReplayResult& r) {
 }
 
 void print_text(const ReplayOptions& o, const ReplayResult& r) {
-    std::cout << "model " << o.model << " (" << model_codename(o.model) << ")" << (o.with_l3 ? " with L3" : "")
+    const EmulatedMachine& m = o.emulator.machine;
+    std::cout << "model " << m.model << " (" << model_codename(m.model) << ")" << (m.has_l3 ? " with L3" : "")
               << ", " << r.logical_processors << " logical processor" << (r.logical_processors > 1 ? "s" : "") << "\n";
     std::uint64_t instructions = 0;
     for (unsigned t = 0; t < r.logical_processors; ++t) instructions += r.threads[t].instructions;
@@ -164,11 +165,11 @@ int replay_command(int argc, char** argv) {
             const long m = std::strtol(optarg, &end, 10);
             if (*end || m < 0 || !model_exists(static_cast<unsigned>(m)))
                 usage_error(std::string("--model ") + optarg + ": family 0FH models are 0, 1, 2, 3, 4 and 6");
-            o.model = static_cast<unsigned>(m);
+            o.emulator.machine.model = static_cast<unsigned>(m);
             break;
         }
-        case kL3: o.with_l3 = true; break;
-        case kHt: o.hyper_threading = true; break;
+        case kL3: o.emulator.machine.has_l3 = true; break;
+        case kHt: o.emulator.machine.hyper_threading = true; break;
         case kEvents: {
             for (const std::string& e : split_commas(optarg)) o.events.push_back(e);
             break;
@@ -177,11 +178,11 @@ int replay_command(int argc, char** argv) {
         case kSkid: {
             const long s = std::strtol(optarg, &end, 10);
             if (*end || s < 0 || s > 100000) usage_error(std::string("--pmi-skid ") + optarg + ": 0-100000 cycles");
-            o.pmi_skid_cycles = static_cast<unsigned>(s);
+            o.emulator.machine.pmi_skid_cycles = static_cast<unsigned>(s);
             break;
         }
-        case kNoPebs: o.pebs_available = false; break;
-        case kTiming: o.timing = true; break;
+        case kNoPebs: o.emulator.pebs_available = false; break;
+        case kTiming: o.emulator.force_timing = true; break;
         case kJson: as_json = true; break;
         case 'h': std::cout << kUsage; return kExitOk;
         default: usage_error(std::string("unknown option or missing argument: ") + argv[optind - 1]);

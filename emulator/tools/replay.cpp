@@ -36,13 +36,13 @@ struct Programmed {
 Result<Programmed> program_events(Emulator& emu, const ReplayOptions& o) {
     Programmed p;
     for (const std::string& text : o.events) {
-        auto r = parse_event(text, o.model);
+        auto r = parse_event(text, o.emulator.machine.model);
         if (!r) return r.error();
         p.requests.push_back(*r);
     }
     AllocContext ctx;
-    ctx.model = o.model;
-    ctx.hyper_threading = o.hyper_threading;
+    ctx.model = o.emulator.machine.model;
+    ctx.hyper_threading = o.emulator.machine.hyper_threading;
     auto s = schedule_on_package(p.requests, ctx);
     if (!s) return s.error();
     p.schedules = *s;
@@ -68,7 +68,7 @@ Result<bool> apply_msr_script(Emulator& emu, SparseMemory& memory, const ReplayO
             memory.write(l.address, bytes, 8);
             continue;
         }
-        if (l.thread == 1 && !o.hyper_threading)
+        if (l.thread == 1 && !o.emulator.machine.hyper_threading)
             return bad(o.msr_file + ":" + std::to_string(l.line) + ": thread=1 needs two logical processors");
         if (emu.write_msr(l.thread, static_cast<std::uint32_t>(l.address), l.value) != MsrResult::Ok)
             return bad(o.msr_file + ":" + std::to_string(l.line) + ": wrmsr " + hex(l.address) + " " + hex(l.value) +
@@ -81,9 +81,10 @@ Result<bool> apply_msr_script(Emulator& emu, SparseMemory& memory, const ReplayO
 
 Result<ReplayResult> run_replay(const ReplayOptions& options) {
     ReplayOptions o = options;
+    EmulatedMachine& machine = o.emulator.machine;
     if (o.traces.empty() || o.traces.size() > 2) return bad("give one trace, or two for a Hyper-Threaded core");
-    if (o.traces.size() == 2) o.hyper_threading = true;
-    if (!model_exists(o.model)) return bad("model " + std::to_string(o.model) + " is not a NetBurst model");
+    if (o.traces.size() == 2) machine.hyper_threading = true;
+    if (!model_exists(machine.model)) return bad("model " + std::to_string(machine.model) + " is not a NetBurst model");
 
     std::vector<std::unique_ptr<trace::TraceReader>> readers;
     for (const std::string& path : o.traces) {
@@ -94,14 +95,7 @@ Result<ReplayResult> run_replay(const ReplayOptions& options) {
     }
 
     auto emu = std::make_unique<Emulator>();
-    EmulatorConfig cfg;
-    cfg.model = o.model;
-    cfg.hyper_threading = o.hyper_threading;
-    cfg.with_l3 = o.with_l3;
-    cfg.pmi_skid_cycles = o.pmi_skid_cycles;
-    cfg.pebs_available = o.pebs_available;
-    cfg.force_timing = o.timing;
-    emu->reset(cfg);
+    emu->reset(o.emulator);
     SparseMemory memory;
     emu->pmu().set_guest_memory(memory.as_guest_memory());
 
@@ -140,7 +134,7 @@ Result<ReplayResult> run_replay(const ReplayOptions& options) {
         }
         if (o.traces.size() == 2) {
             insn.thread = static_cast<std::uint8_t>(t);
-        } else if (insn.thread != 0 && !o.hyper_threading) {
+        } else if (insn.thread != 0 && !machine.hyper_threading) {
             return bad(readers[t]->name() + ": an instruction of logical processor 1 in a run without Hyper-Threading "
                        "(give two traces, or --ht)");
         }
@@ -154,7 +148,7 @@ Result<ReplayResult> run_replay(const ReplayOptions& options) {
 
     result.cycles = emu->now();
     result.timed_instructions = emu->timed_instructions();
-    result.logical_processors = o.hyper_threading ? 2 : 1;
+    result.logical_processors = machine.logical_processors();
     for (unsigned t = 0; t < result.logical_processors; ++t) {
         const Core::Stats s = emu->stats(t);
         result.threads[t].uops_retired = s.uops_retired;

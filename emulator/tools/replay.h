@@ -13,14 +13,11 @@ namespace netburst::emu {
 
 struct ReplayOptions {
     std::vector<std::string> traces;  // one, or two for logical processors 0 and 1
-    unsigned model = 2;
-    bool with_l3 = false;
-    bool hyper_threading = false;     // implied by two traces
+    // The machine (two traces imply Hyper-Threading), PEBS, and force_timing: every instruction in the timing tier
+    // (else only while a counter needs cycles).
+    EmulatorConfig emulator;
     std::vector<std::string> events;  // event strings, programmed through the allocator and encoder
     std::string msr_file;             // raw writes applied before the trace
-    unsigned pmi_skid_cycles = NB_DEFAULT_PMI_SKID_CYCLES;
-    bool pebs_available = true;
-    bool timing = false;  // every instruction in the timing tier (else only while a counter needs cycles)
 };
 
 struct EventValue {

@@ -9,8 +9,4 @@ libnetburst_trace_a_SOURCES = \
 	emulator/trace/text_trace.h emulator/trace/text_trace.cpp \
 	emulator/trace/trace_file.h emulator/trace/trace_file.cpp
 
-check_PROGRAMS += tests/emulator/trace_tests
-tests_emulator_trace_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CFLAGS)
-tests_emulator_trace_tests_LDADD = libnetburst_trace.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
-tests_emulator_trace_tests_SOURCES = tests/emulator/trace_test.cpp
-TESTS += tests/emulator/trace_tests
+include $(srcdir)/tests/trace/local.mk

@@ -6,16 +6,16 @@
 
 namespace netburst::emu::vg {
 
-void describe_machine(unsigned model, bool hyper_threading, bool with_l3, nb_emulator_info* info) {
+void describe_machine(const EmulatedMachine& machine, nb_emulator_info* info) {
     *info = nb_emulator_info{};
     info->protocol_version = NB_CLIENT_PROTOCOL_VERSION;
-    info->model = model;
+    info->model = machine.model;
     // The stepping CPUID reports (the part guest_cpuid.cpp describes); the model has no stepping-specific behaviour.
-    const GuestCpuIdentity* id = guest_cpu_identity(model);
+    const GuestCpuIdentity* id = guest_cpu_identity(machine.model);
     info->stepping = id ? id->stepping : 0;
-    info->hyper_threading = hyper_threading ? 1 : 0;
-    info->has_l3 = with_l3 ? 1 : 0;
-    const CoreConfig core = make_core_config(model, hyper_threading, with_l3);
+    info->hyper_threading = machine.hyper_threading ? 1 : 0;
+    info->has_l3 = machine.has_l3 ? 1 : 0;
+    const CoreConfig core = make_core_config(machine);
     // The L2's lines (and the L3's, which the memory system gives the L2's size) are two sectors; a Pentium 4's
     // CPUID reports the sector as the line.
     const unsigned sector = core.l2_line / 2;
@@ -27,9 +27,9 @@ void describe_machine(unsigned model, bool hyper_threading, bool with_l3, nb_emu
     info->l2_size = core.l2_size;
     info->l2_ways = core.l2_ways;
     info->l2_sector = sector;
-    info->l3_size = core.has_l3 ? core.l3_size : 0;
-    info->l3_ways = core.has_l3 ? core.l3_ways : 0;
-    info->l3_sector = core.has_l3 ? sector : 0;
+    info->l3_size = machine.has_l3 ? core.l3_size : 0;
+    info->l3_ways = machine.has_l3 ? core.l3_ways : 0;
+    info->l3_sector = machine.has_l3 ? sector : 0;
     info->itlb_entries = core.itlb_entries;
     info->itlb_ways = core.itlb_ways;
     info->dtlb_entries = core.dtlb_entries;

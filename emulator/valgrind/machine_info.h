@@ -5,6 +5,7 @@
 // Freestanding: the Valgrind tool links it.
 #pragma once
 
+#include "emulator/model/emulated_machine.h"
 #include "emulator/valgrind/netburst_client.h"
 
 namespace netburst::emu::vg {
@@ -12,6 +13,6 @@ namespace netburst::emu::vg {
 // Fills the static fields of *info (protocol version, model, stepping, hyper_threading, has_l3 and the caches and
 // TLBs, from make_core_config: the parameters the emulator's core runs with). The per-call fields (logical
 // processor, per_thread, kernel_model, misc_enable) are left zero.
-void describe_machine(unsigned model, bool hyper_threading, bool with_l3, nb_emulator_info* info);
+void describe_machine(const EmulatedMachine& machine, nb_emulator_info* info);
 
 }  // namespace netburst::emu::vg

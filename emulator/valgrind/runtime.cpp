@@ -103,13 +103,13 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     if (!model_exists(config.model)) return "--model: not a NetBurst model (0, 1, 2, 3, 4 or 6)";
     emu_ = make_object<Emulator>();
     EmulatorConfig ec;
-    ec.model = config.model;
-    ec.hyper_threading = config.hyper_threading != 0;
-    ec.with_l3 = config.with_l3 != 0;
-    ec.force_timing = config.emulated_clock != 0;  // the clock reads cycles, which only the timing tier has
-    if (config.pmi_skid_cycles >= 0) ec.pmi_skid_cycles = static_cast<unsigned>(config.pmi_skid_cycles);
+    ec.machine.model = config.model;
+    ec.machine.hyper_threading = config.hyper_threading != 0;
+    ec.machine.has_l3 = config.with_l3 != 0;
+    ec.machine.emulated_clock = config.emulated_clock != 0;
+    if (config.pmi_skid_cycles >= 0) ec.machine.pmi_skid_cycles = static_cast<unsigned>(config.pmi_skid_cycles);
     emu_->reset(ec);
-    describe_machine(ec.model, ec.hyper_threading, ec.with_l3, &machine_);
+    describe_machine(ec.machine, &machine_);
     GuestMemory memory;
     memory.read = read_guest;
     memory.write = write_guest;
@@ -862,8 +862,7 @@ int ToolRuntime::counter_status(std::uint32_t counter) {
 
 void ToolRuntime::query(nb_emulator_info* info) {
     // The parameters the emulator's core was reset with (Emulator::reset), not a second description of them.
-    const EmulatorConfig& emulated = emu_->config();
-    describe_machine(emulated.model, emulated.hyper_threading, emulated.with_l3, info);
+    describe_machine(emu_->config().machine, info);
     info->logical_processor = lp_;
     info->per_thread = config_.cpu_wide ? 0 : 1;
     info->kernel_model = config_.kernel_model ? 1 : 0;

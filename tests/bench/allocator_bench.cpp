@@ -1,4 +1,4 @@
-// Allocator speed (issue target: scheduling 18 events has a median below 100 microseconds). Run with
+// Allocator speed (the target: scheduling 18 events has a median below 100 microseconds). Run with
 // `make bench`; the figures are printed, not asserted, because machines are noisy.
 #include <benchmark/benchmark.h>
 

@@ -1,4 +1,4 @@
-// Core model speed: nanoseconds per instruction on synthetic instruction mixes (issue 3 and the Valgrind-tool
+// Core model speed: nanoseconds per instruction on synthetic instruction mixes (the Valgrind tool's
 // budget: roughly 10 ns per instruction on typical code). Run with `make bench`; the figures are printed, not
 // asserted, because machines are noisy. The "ns_per_insn" counter is the figure to report.
 #include <benchmark/benchmark.h>
@@ -150,7 +150,7 @@ std::vector<Instruction> alu_only(std::size_t n) {
 
 void run(benchmark::State& state, const std::vector<Instruction>& trace, bool ht) {
     std::unique_ptr<Core> core(new Core);
-    core->reset(make_core_config(2, ht, false));
+    core->reset(make_core_config(EmulatedMachine{}.with_ht(ht)));
     Outcome out;
     if (ht) core->stop_thread(1, &out);  // one trace: logical processor 1 has nothing to run
     std::uint64_t executed = 0;

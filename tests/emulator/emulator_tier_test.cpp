@@ -28,7 +28,7 @@ struct Programmed {
 // when they do not fit together. Counters of a logical processor not programmed read as 0.
 bool schedule(const CorpusTrace& trace, const std::vector<std::string>& events, Programmed* out, int only = -1) {
     Occupancy sibling;
-    for (unsigned t = 0; t < (trace.hyper_threading ? 2u : 1u); ++t) {
+    for (unsigned t = 0; t < trace.machine.logical_processors(); ++t) {
         if (only >= 0 && static_cast<unsigned>(only) != t) {
             out->writes.emplace_back();
             out->counters.emplace_back();
@@ -36,13 +36,13 @@ bool schedule(const CorpusTrace& trace, const std::vector<std::string>& events, 
         }
         std::vector<EventRequest> requests;
         for (const std::string& text : events) {
-            auto r = parse_event(text, trace.model);
+            auto r = parse_event(text, trace.machine.model);
             if (!r) return false;
             requests.push_back(*r);
         }
         AllocContext ctx;
-        ctx.model = trace.model;
-        ctx.hyper_threading = trace.hyper_threading;
+        ctx.model = trace.machine.model;
+        ctx.hyper_threading = trace.machine.hyper_threading;
         ctx.thread = t;
         ctx.sibling = sibling;
         auto s = schedule_events(requests, ctx);
@@ -65,9 +65,7 @@ struct RunResult {
 std::unique_ptr<Emulator> make_emulator(const CorpusTrace& trace, bool force_timing) {
     std::unique_ptr<Emulator> emu(new Emulator);
     EmulatorConfig c;
-    c.model = trace.model;
-    c.hyper_threading = trace.hyper_threading;
-    c.with_l3 = trace.with_l3;
+    c.machine = trace.machine;
     c.force_timing = force_timing;
     emu->reset(c);
     return emu;
@@ -123,7 +121,7 @@ const char* const kTimingEvents[] = {"global_power_events:RUNNING", "TC_deliver_
 TEST(EmulatorTier, FunctionalCountersReadTheSameInEitherTier) {
     for (const CorpusTrace& trace : tier_corpus()) {
         // With two logical processors a group does not fit on both at once: it is counted on each in turn.
-        const int first = trace.hyper_threading ? 0 : -1, last = trace.hyper_threading ? 1 : -1;
+        const int first = trace.machine.hyper_threading ? 0 : -1, last = trace.machine.hyper_threading ? 1 : -1;
         for (int lp = first; lp <= last; ++lp) {
             for (const std::vector<std::string>& group : functional_groups()) {
                 SCOPED_TRACE(trace.name + ": " + group[0] + " LP " + std::to_string(lp));
@@ -165,7 +163,7 @@ TEST(EmulatorTier, FunctionalCountersReadTheSameInEitherTier) {
 // the timing tier).
 TEST(EmulatorTier, SwitchingTiersMidRunKeepsCountsExact) {
     for (const CorpusTrace& trace : tier_corpus()) {
-        if (trace.hyper_threading) continue;  // one logical processor is enough here
+        if (trace.machine.hyper_threading) continue;  // one logical processor is enough here
         SCOPED_TRACE(trace.name);
         const std::vector<std::string>& group = functional_groups()[0];
         std::vector<std::string> with = group;
@@ -222,7 +220,7 @@ TEST(EmulatorTier, SwitchingTiersMidRunKeepsCountsExact) {
 // emulator runs its timing tier from the first such choice.
 TEST(EmulatorTier, ChoosingBetweenTwoStreamsNeedsTiming) {
     CorpusTrace trace;
-    trace.hyper_threading = true;
+    trace.machine.hyper_threading = true;
     auto emu = make_emulator(trace, false);
     EXPECT_FALSE(emu->timing());
     (void)emu->next_thread(true, false);

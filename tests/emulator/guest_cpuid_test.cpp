@@ -15,7 +15,7 @@ namespace {
 
 nb_emulator_info machine(unsigned model, bool ht = false, bool l3 = false) {
     nb_emulator_info m;
-    describe_machine(model, ht, l3, &m);
+    describe_machine(netburst::emu::EmulatedMachine{}.with_model(model).with_ht(ht).with_l3(l3), &m);
     return m;
 }
 

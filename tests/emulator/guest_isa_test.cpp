@@ -66,7 +66,7 @@ const Case kCases[] = {
 
 nb_emulator_info machine(unsigned model) {
     nb_emulator_info m;
-    describe_machine(model, false, false, &m);
+    describe_machine(netburst::emu::EmulatedMachine{}.with_model(model), &m);
     return m;
 }
 

@@ -1,4 +1,4 @@
-// MemoProbe (emulator/memo_probe.h, issue 16): a mechanism test of the probed memo's bound. A memo of N states
+// MemoProbe (emulator/memo_probe.h): a mechanism test of the probed memo's bound. A memo of N states
 // that forgets the least recently used hits every repeat of a cycle of at most N blocks that share a set, and none
 // of a cycle of N + 1 (each block is forgotten just before it comes back); the hit rates it prints for a workload
 // depend on that.

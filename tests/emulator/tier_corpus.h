@@ -11,15 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "emulator/model/emulated_machine.h"
 #include "emulator/model/instruction.h"
 
 namespace netburst::emu::test {
 
 struct CorpusTrace {
     std::string name;
-    unsigned model = 2;
-    bool hyper_threading = false;
-    bool with_l3 = false;
+    EmulatedMachine machine;
     // Program order; with Hyper-Threading the interleaving of the two logical processors is part of the trace
     // (each instruction's `thread`), so that both tiers see the same order.
     std::vector<Instruction> insns;
@@ -309,22 +308,21 @@ inline std::vector<Instruction> interleave(const std::vector<Instruction>& a, co
 
 inline std::vector<CorpusTrace> tier_corpus() {
     std::vector<CorpusTrace> corpus;
-    auto add = [&](const std::string& name, unsigned model, bool l3, auto fill) {
+    auto add = [&](const std::string& name, const EmulatedMachine& machine, auto fill) {
         CorpusTrace t;
         t.name = name;
-        t.model = model;
-        t.with_l3 = l3;
+        t.machine = machine;
         CorpusBuilder b;
         fill(b);
         t.insns = std::move(b.out());
         corpus.push_back(std::move(t));
     };
-    add("loops", 2, false, [](CorpusBuilder& b) { loops_kernel(b, 60); });
-    add("microcode", 2, false, [](CorpusBuilder& b) { microcode_kernel(b, 40); });
-    add("split_smc", 2, false, [](CorpusBuilder& b) { split_and_smc_kernel(b, 200); });
-    add("memory", 2, false, [](CorpusBuilder& b) { memory_kernel(b, 20000); });
-    add("memory_l3", 2, true, [](CorpusBuilder& b) { memory_kernel(b, 20000); });
-    add("everything_prescott", 3, false, [](CorpusBuilder& b) {
+    add("loops", EmulatedMachine{}, [](CorpusBuilder& b) { loops_kernel(b, 60); });
+    add("microcode", EmulatedMachine{}, [](CorpusBuilder& b) { microcode_kernel(b, 40); });
+    add("split_smc", EmulatedMachine{}, [](CorpusBuilder& b) { split_and_smc_kernel(b, 200); });
+    add("memory", EmulatedMachine{}, [](CorpusBuilder& b) { memory_kernel(b, 20000); });
+    add("memory_l3", EmulatedMachine{}.with_l3(), [](CorpusBuilder& b) { memory_kernel(b, 20000); });
+    add("everything_prescott", EmulatedMachine{}.with_model(3), [](CorpusBuilder& b) {
         loops_kernel(b, 20);
         microcode_kernel(b, 12);
         split_and_smc_kernel(b, 40);
@@ -339,7 +337,7 @@ inline std::vector<CorpusTrace> tier_corpus() {
         memory_kernel(t1, 4000);
         CorpusTrace t;
         t.name = "two_threads";
-        t.hyper_threading = true;
+        t.machine.hyper_threading = true;
         t.insns = interleave(t0.out(), t1.out(), 99);
         corpus.push_back(std::move(t));
     }

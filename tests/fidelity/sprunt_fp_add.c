@@ -1,6 +1,7 @@
-/* Sprunt's fp_add_latency (IEEE Micro 2002, seed 001) as a real program: "a long series of serially dependent
- * floating-point adds". Each loop trip is 16 dependent adds (x87 fadd, or SSE2 addsd) and a counter decrement and
- * branch. scripts/fidelity.sh runs it under netburst-run and prints uops retired per cycle (doc/fidelity.md).
+/* The fp_add_latency benchmark of Sprunt's "Pentium 4 Performance-Monitoring Features" as a real program: "a long
+ * series of serially dependent floating-point adds". Each loop trip is 16 dependent adds (x87 fadd, or SSE2 addsd) and
+ * a counter decrement and branch. scripts/fidelity.sh runs it under netburst-run and prints uops retired per cycle
+ * (doc/fidelity.md).
  *
  *   sprunt-fp-add x87|sse single|threads|processes TRIPS
  *

@@ -1,6 +1,7 @@
-// Real programs on the emulator: netburst-run and the netburst Valgrind tool, end to end (issue 4, "Exactness",
-// "Data cache", "Robustness"). The guest programs are in tests/integration/ (plain C and asm/loops.S); the event
-// programs they apply are made here with the allocator and encoder, as netburst-run makes them.
+// Real programs on the emulator: netburst-run and the netburst Valgrind tool, end to end: exactness
+// (doc/netburst-run.md, "Exactness"), the data cache, robustness. The guest programs are in tests/integration/
+// (plain C and asm/loops.S); the event programs they apply are made here with the allocator and encoder, as
+// netburst-run makes them.
 //
 // Environment (set by make check): NETBURST_RUN, the netburst-run to test; NB_GUESTS, the directory of the
 // built guest programs.
@@ -124,7 +125,7 @@ private:
 // The event program for `events`, as netburst-run would hand it to the tool.
 std::string write_program(const TempDir& dir, const std::vector<std::string>& events, bool ht = false) {
     run::PlanOptions o;
-    o.hyper_threading = ht;
+    o.machine.hyper_threading = ht;
     auto plan = run::plan_events(events, o);
     EXPECT_TRUE(plan) << plan.error().message;
     char text[1 << 16];

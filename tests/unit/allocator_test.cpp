@@ -1,4 +1,4 @@
-// The allocator on hand-made cases: the seed thesis' worked register values (section 9), sharing, HT, and the
+// The allocator on hand-made cases: the thesis' worked register values (section 9; doc/references.md), sharing, HT, and the
 // explanation of conflicts.
 #include <gtest/gtest.h>
 
@@ -63,7 +63,7 @@ AllocContext ht(unsigned thread, bool both = false) {
 
 // Thesis 9.1: taken branches (MMTP|MMTM), user mode, logical processor 0 of a Hyper-Threaded part, counted only in
 // cycles with more than two (compare, threshold 2). CRU_ESCR2 feeds counters 12, 13 and 16.
-TEST(SeedExamples, BranchRetiredOnCruEscr2) {
+TEST(ThesisExamples, BranchRetiredOnCruEscr2) {
     const Schedule s = schedule_ok({"branch_retired:MMTP:MMTM:u:thr=2"}, ht(0));
     const PlacedUnit& u = unit(s, 0, UnitRole::Count);
     EXPECT_EQ(u.escr, EscrId::CRU_ESCR2);
@@ -73,7 +73,7 @@ TEST(SeedExamples, BranchRetiredOnCruEscr2) {
 }
 
 // The same event on logical processor 1 takes the other side: CRU_ESCR3, counters 14, 15, 17, still select 5.
-TEST(SeedExamples, BranchRetiredOnCruEscr3ForThread1) {
+TEST(ThesisExamples, BranchRetiredOnCruEscr3ForThread1) {
     const Schedule s = schedule_ok({"branch_retired:MMTP:MMTM:u:thr=2"},
                                    [] { AllocContext c = ht(1); c.sibling.escrs = escr_bit(EscrId::CRU_ESCR2); return c; }());
     const PlacedUnit& u = unit(s, 0, UnitRole::Count);
@@ -92,7 +92,7 @@ TEST(SeedExamples, BranchRetiredOnCruEscr3ForThread1) {
 
 // Thesis 9.2: loads retired through front-end tagging, user mode on both logical processors: uop_type (02H)
 // TAGLOADS with ESCR select 2, counted by front_end_event (08H) NBOGUS with ESCR select 5.
-TEST(SeedExamples, UopTypeAndFrontEndEvent) {
+TEST(ThesisExamples, UopTypeAndFrontEndEvent) {
     const Schedule s = schedule_ok({"memory_loads:u"}, ht(0, true));
     const PlacedUnit& up = unit(s, 0, UnitRole::Upstream);
     const PlacedUnit& count = unit(s, 0, UnitRole::Count);
@@ -107,7 +107,7 @@ TEST(SeedExamples, UopTypeAndFrontEndEvent) {
 
 // Thesis 9.3: x87 operations retired through execution tagging on a part without Hyper-Threading, user mode:
 // x87_FP_uop (04H) ALL with tag enable and tag value 0001, select 1; execution_event (0CH) NBOGUS0, select 5.
-TEST(SeedExamples, X87FpUopAndExecutionEvent) {
+TEST(ThesisExamples, X87FpUopAndExecutionEvent) {
     const Schedule s = schedule_ok({"x87_FP_retired:u"});
     const PlacedUnit& up = unit(s, 0, UnitRole::Upstream);
     const PlacedUnit& count = unit(s, 0, UnitRole::Count);
@@ -123,7 +123,7 @@ TEST(SeedExamples, X87FpUopAndExecutionEvent) {
 // Thesis 9.4: first-level cache load misses retired through replay tagging, user and OS mode on logical
 // processor 0: IA32_PEBS_ENABLE bits 0 and 24 (not 25, which would arm PEBS sampling), MATRIX_VERT bit 0, and
 // replay_event (09H) NBOGUS with select 5.
-TEST(SeedExamples, FirstLevelLoadMissReplay) {
+TEST(ThesisExamples, FirstLevelLoadMissReplay) {
     const Schedule s = schedule_ok({"1stL_cache_load_miss_retired:u:k"}, ht(0));
     EXPECT_EQ(written(s, 0x3F1), 0x01000001u);
     EXPECT_EQ(written(s, 0x3F2), 0x1u);

@@ -1,4 +1,4 @@
-// ESCR and CCCR layouts, including the register values worked out by hand in the seed thesis (section 9).
+// ESCR and CCCR layouts, including the register values worked out by hand in the thesis (section 9; doc/references.md).
 #include <gtest/gtest.h>
 
 #include "table/msr_map.h"

@@ -87,7 +87,7 @@ TEST(SamplePlan, FrequencyIsAPeriodOfTheEmulatedClockForCyclesOnly) {
     ASSERT_TRUE(written(plan->program, 0, kCounters[plan->counters[0]].counter_msr, &value));
     EXPECT_EQ(value, (std::uint64_t{1} << 40) - 2800000u);
 
-    o.model = 4;
+    o.machine.model = 4;
     o.frequency = 3;  // rounded to the nearest cycle
     plan = plan_sampling("global_power_events:RUNNING:u", o);
     ASSERT_TRUE(plan.ok()) << plan.error().message;

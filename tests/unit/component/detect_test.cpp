@@ -33,9 +33,7 @@ DetectionSources sources(bool emulated, const std::string& vendor, unsigned fami
         EmulatorQuery q;
         q.emulated = emulated;
         q.protocol_version = NB_CLIENT_PROTOCOL_VERSION;
-        q.model = 3;
-        q.has_l3 = true;
-        q.hyper_threading = true;
+        q.machine = emu::EmulatedMachine{}.with_model(3).with_l3().with_ht();
         q.misc_enable = 1u << 7;
         q.stepping = 4;
         q.memory.l1d = CacheGeometry{16384, 8, 64};
@@ -120,7 +118,6 @@ TEST(Detection, EmulatorProblemsAreExplained) {
         EmulatorQuery q;
         q.emulated = true;
         q.protocol_version = 9;
-        q.model = 2;
         q.misc_enable = 1u << 7;
         return q;
     };
@@ -131,7 +128,6 @@ TEST(Detection, EmulatorProblemsAreExplained) {
         EmulatorQuery q;
         q.emulated = true;
         q.protocol_version = NB_CLIENT_PROTOCOL_VERSION;
-        q.model = 2;
         return q;  // IA32_MISC_ENABLE bit 7 clear
     };
     d = detect_backend(s);

@@ -13,7 +13,7 @@
 
 using namespace netburst;
 using namespace netburst::component;
-using netburst::component::test::EmulatedMachine;
+using netburst::component::test::InProcessMachine;
 
 namespace {
 
@@ -56,18 +56,18 @@ const char* kBrNtk = "branch_retired:MMNP:MMNM";
 }  // namespace
 
 TEST(EventSet, ComponentInitialisesOnTheEmulator) {
-    EmulatedMachine m;
+    InProcessMachine m;
     ASSERT_EQ(m.status(), NB_STATUS_OK);
     EXPECT_STREQ(m.info().preset_section, "papi-netburst sse");
     EXPECT_EQ(m.info().model, 2u);
     EXPECT_GT(m.info().num_native_events, 50u);
     EXPECT_STREQ(m.info().disabled_reason, "");
-    EmulatedMachine l3(2, false, true, "x87");
+    InProcessMachine l3(emu::EmulatedMachine{}.with_l3(), "x87");
     EXPECT_STREQ(l3.info().preset_section, "papi-netburst x87 L3");
 }
 
 TEST(EventSet, InstructionsAndBranchesAreExact) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     // branch_retired lives on CRU_ESCR2/3, which hold two settings: two of the branch presets at a time.
     ASSERT_EQ(make_set(&set, {kTotIns, kBrTkn, kBrNtk}), NB_STATUS_OK);
@@ -95,7 +95,7 @@ TEST(EventSet, InstructionsAndBranchesAreExact) {
 
 TEST(EventSet, TheCommonPresetSetCountsInOnePass) {
     // PAPI_TOT_CYC PAPI_TOT_INS PAPI_BR_MSP PAPI_L1_DCM PAPI_FP_INS (sse): doc/presets.md's headline set.
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     std::string why;
     ASSERT_EQ(make_set(&set,
@@ -120,7 +120,7 @@ TEST(EventSet, TheCommonPresetSetCountsInOnePass) {
 }
 
 TEST(EventSet, DomainsSelectUserAndKernelLevels) {
-    EmulatedMachine m;
+    InProcessMachine m;
     struct Case {
         int domain;
         long long expected;
@@ -145,7 +145,7 @@ TEST(EventSet, DomainsSelectUserAndKernelLevels) {
 }
 
 TEST(EventSet, ChangingTheDomainReschedules) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns}, kUser), NB_STATUS_OK);
     char why[NB_REASON_LEN] = "";
@@ -161,7 +161,7 @@ TEST(EventSet, ChangingTheDomainReschedules) {
 }
 
 TEST(EventSet, ResetAndWriteWhileRunning) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}), NB_STATUS_OK);
     start(&set);
@@ -183,7 +183,7 @@ TEST(EventSet, ResetAndWriteWhileRunning) {
 }
 
 TEST(EventSet, SeveralEventSetsTakeTurns) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set a, b;
     ASSERT_EQ(make_set(&a, {kTotIns}), NB_STATUS_OK);
     ASSERT_EQ(make_set(&b, {kBrTkn, kTotIns}), NB_STATUS_OK);
@@ -202,7 +202,7 @@ TEST(EventSet, SeveralEventSetsTakeTurns) {
 }
 
 TEST(EventSet, StopLeavesNoRegisterProgrammed) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns, "2ndL_cache_load_miss_retired", "x87_FP_retired"}),
               NB_STATUS_OK);
@@ -228,7 +228,7 @@ TEST(EventSet, StopLeavesNoRegisterProgrammed) {
 }
 
 TEST(EventSet, ConflictsCarryTheAllocatorsExplanation) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns}), NB_STATUS_OK);
     const nb_event_set before = set;
@@ -252,7 +252,7 @@ TEST(EventSet, ConflictsCarryTheAllocatorsExplanation) {
 }
 
 TEST(EventSet, TooManyEventsAndEventsThatNeedAMask) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     nb_event_set_init(&set, kUser);
     std::vector<unsigned> many(NB_MAX_EVENTS + 1, codes_of({kTotIns})[0]);
@@ -273,7 +273,7 @@ TEST(EventSet, TooManyEventsAndEventsThatNeedAMask) {
 }
 
 TEST(EventSet, TheSameEventTwiceSharesItsCounter) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {"branch_retired:MMTP:MMTM", "branch_retired:MMTM:MMTP", kTotIns}), NB_STATUS_OK);
     EXPECT_EQ(set.counter_of[0], set.counter_of[1]);
@@ -285,7 +285,7 @@ TEST(EventSet, TheSameEventTwiceSharesItsCounter) {
 }
 
 // Every CCCR and ESCR of the model reads zero: nothing is left programmed.
-void expect_pmu_clean(EmulatedMachine& m) {
+void expect_pmu_clean(InProcessMachine& m) {
     for (unsigned c = 0; c < kNumCounters; ++c) {
         std::uint64_t v = 1;
         m.backend().read_msr(kCounters[c].cccr_msr, &v);
@@ -300,7 +300,7 @@ void expect_pmu_clean(EmulatedMachine& m) {
 }
 
 TEST(EventSet, UnmodelledEventsAreRefusedWhenAddedAndLeaveThePmuClean) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns}), NB_STATUS_OK);
     EXPECT_EQ(set.measurable, 1);
@@ -320,7 +320,7 @@ TEST(EventSet, UnmodelledEventsAreRefusedWhenAddedAndLeaveThePmuClean) {
 }
 
 TEST(EventSet, WhileASetRunsTheNextIsTriedAtStart) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_thread thread{0, 0};
     nb_event_set running, next;
     ASSERT_EQ(make_set(&running, {kTotIns}), NB_STATUS_OK);
@@ -350,7 +350,7 @@ TEST(EventSet, WhileASetRunsTheNextIsTriedAtStart) {
 TEST(EventSet, SchedulingTheSameEventsAgainDoesNothing) {
     // What PAPI does before each start that follows another set's, and on every multiplexing switch (in its signal
     // handler): the set, its registers and the PMU stay as they are.
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}), NB_STATUS_OK);
     const nb_event_set before = set;
@@ -369,7 +369,7 @@ TEST(EventSet, SchedulingTheSameEventsAgainDoesNothing) {
 TEST(EventSet, AnUnchangedScheduleIsNotTriedAgain) {
     // PAPI schedules a set again before every start that follows another set's, and its multiplexing does so on
     // every switch, from its timer signal: a schedule that was tried once is not programmed again.
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}, kUser), NB_STATUS_OK);
     nb_thread thread{0, 0};
@@ -387,7 +387,7 @@ TEST(EventSet, AnUnchangedScheduleIsNotTriedAgain) {
 }
 
 TEST(EventSet, HyperThreadingCountsTheOwningLogicalProcessor) {
-    EmulatedMachine m(2, true);
+    InProcessMachine m(emu::EmulatedMachine{}.with_ht());
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns}, kUser, 1), NB_STATUS_OK);
     EXPECT_EQ(set.logical_processor, 1);
@@ -417,7 +417,7 @@ TEST(EventSet, EverythingIsRefusedWithoutAnActiveComponent) {
 // each naming only the interrupting event, with the instruction it returns to; the counter reloaded each time and
 // the 64-bit counts exact (in process nothing runs between the handler's read and its reload).
 TEST(EventSet, HardwareOverflowReloadsAndKeepsCountsExact) {
-    EmulatedMachine m;
+    InProcessMachine m;
     EXPECT_NE(m.info().interrupt_signal, 0);
     nb_event_set set;
     ASSERT_EQ(make_set(&set, {kTotIns, kBrIns}), NB_STATUS_OK);
@@ -458,7 +458,7 @@ TEST(EventSet, HardwareOverflowReloadsAndKeepsCountsExact) {
 // :precise with overflow: PEBS on IQ_COUNTER4, one interrupt per record, each at the load's own instruction, and
 // the count exact across the PMU's own reloads (each record stands for a period).
 TEST(EventSet, PreciseOverflowSamplesByPebs) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     std::string why;
     ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;
@@ -509,7 +509,7 @@ TEST(EventSet, PreciseOverflowSamplesByPebs) {
 }
 
 TEST(EventSet, PreciseRefusalsAreExplained) {
-    EmulatedMachine m;
+    InProcessMachine m;
     unsigned code = 0;
     char why[NB_REASON_LEN] = "";
     EXPECT_EQ(nb_native_name_to_code_why("mispred_branch_retired:precise=1", &code, why, sizeof why),
@@ -521,7 +521,7 @@ TEST(EventSet, PreciseRefusalsAreExplained) {
               NB_STATUS_CONFLICT);
     EXPECT_NE(reason.find("PEBS has one counter, MSR_IQ_COUNTER4"), std::string::npos) << reason;
     // Logical processor 1 samples on IQ_COUNTER5.
-    EmulatedMachine ht(2, true);
+    InProcessMachine ht(emu::EmulatedMachine{}.with_ht());
     ht.on_thread(1);
     ASSERT_EQ(make_set(&set, {"1stL_cache_load_miss_retired:precise=1"}, kUser, 1, &reason), NB_STATUS_OK) << reason;
     EXPECT_EQ(set.counter_of[0], 17);
@@ -529,7 +529,7 @@ TEST(EventSet, PreciseRefusalsAreExplained) {
 
 // PEBS beside an ordinary overflow in one set: each event gets its own samples, the PEBS ones at the load.
 TEST(EventSet, PreciseAndOrdinaryOverflowInOneSet) {
-    EmulatedMachine m;
+    InProcessMachine m;
     nb_event_set set;
     std::string why;
     ASSERT_EQ(make_set(&set, {"memory_loads:precise=1", kTotIns}, kUser, 0, &why), NB_STATUS_OK) << why;

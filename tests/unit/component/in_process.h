@@ -87,24 +87,19 @@ private:
 };
 
 // An emulated Pentium 4 with the component initialised on it, as under netburst-run.
-class EmulatedMachine {
+class InProcessMachine {
 public:
-    explicit EmulatedMachine(unsigned model = 2, bool hyper_threading = false, bool l3 = false,
-                             const char* fp_env = nullptr)
+    explicit InProcessMachine(const emu::EmulatedMachine& machine = {}, const char* fp_env = nullptr)
         : emu_(new emu::Emulator) {
         emu::EmulatorConfig config;
-        config.model = model;
-        config.hyper_threading = hyper_threading;
-        config.with_l3 = l3;
+        config.machine = machine;
         emu_->reset(config);
         DetectionSources sources;
         sources.emulator = [=] {
             EmulatorQuery q;
             q.emulated = true;
             q.protocol_version = NB_CLIENT_PROTOCOL_VERSION;
-            q.model = model;
-            q.hyper_threading = hyper_threading;
-            q.has_l3 = l3;
+            q.machine = machine;
             q.misc_enable = 1u << 7;
             return q;
         };
@@ -115,9 +110,9 @@ public:
         };
         status_ = initialize_component(sources, fp_env, &info_);
     }
-    ~EmulatedMachine() { shutdown_component(); }
-    EmulatedMachine(const EmulatedMachine&) = delete;
-    EmulatedMachine& operator=(const EmulatedMachine&) = delete;
+    ~InProcessMachine() { shutdown_component(); }
+    InProcessMachine(const InProcessMachine&) = delete;
+    InProcessMachine& operator=(const InProcessMachine&) = delete;
 
     int status() const { return status_; }
     const nb_component_info& info() const { return info_; }

@@ -86,7 +86,8 @@ class FakeMachine {
 public:
     // A machine with the topology of tests/data/topology/`topology` and IA32_MISC_ENABLE bit 7 set on every
     // package. `model` and `stepping` are the CPUID signature the tests assume.
-    explicit FakeMachine(const char* topology = "xeon-dp-2pkg-ht.xml", unsigned model = 2, unsigned stepping = 9);
+    explicit FakeMachine(const char* topology = "xeon-dp-2pkg-ht.xml", unsigned model = kDefaultModel,
+                         unsigned stepping = 9);
     ~FakeMachine();
     FakeMachine(const FakeMachine&) = delete;
     FakeMachine& operator=(const FakeMachine&) = delete;

@@ -40,9 +40,9 @@ struct EmulatedMemory {
 
 // What the component needs to know about the processor it counts on.
 struct CpuDescription {
-    unsigned model = 2;            // CPUID family 0FH model
-    bool hyper_threading = false;  // the package has two logical processors
-    bool has_l3 = false;           // Xeon MP parts: the L3 presets apply
+    unsigned model = kDefaultModel;  // CPUID family 0FH model
+    bool hyper_threading = false;    // the package has two logical processors
+    bool has_l3 = false;             // Xeon MP parts: the L3 presets apply
     bool emulated = false;
     unsigned stepping = 0;
     EmulatedMemory memory;  // under the emulator only; natively PAPI reads the caches through CPUID

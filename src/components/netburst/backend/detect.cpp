@@ -21,24 +21,25 @@ Detection from_emulator(const EmulatorQuery& q, const DetectionSources& sources)
         return disabled("netburst-run speaks client protocol " + std::to_string(q.protocol_version) +
                         ", this libpapi speaks " + std::to_string(NB_CLIENT_PROTOCOL_VERSION) +
                         ": use the netburst-run and libpapi of one papi-netburst build");
-    if (!model_exists(q.model))
-        return disabled("the emulator reports CPU model " + std::to_string(q.model) +
+    const emu::EmulatedMachine& m = q.machine;
+    if (!model_exists(m.model))
+        return disabled("the emulator reports CPU model " + std::to_string(m.model) +
                         ", which is not a NetBurst model this component knows");
     if (!(q.misc_enable & kMiscEnablePerfMon))
         return disabled("the emulated processor reports performance monitoring unavailable (IA32_MISC_ENABLE bit 7 "
                         "clear)");
     Detection d;
     d.backend = sources.make_emulator_backend();
-    d.cpu.model = q.model;
-    d.cpu.hyper_threading = q.hyper_threading;
-    d.cpu.has_l3 = q.has_l3;
+    d.cpu.model = m.model;
+    d.cpu.hyper_threading = m.hyper_threading;
+    d.cpu.has_l3 = m.has_l3;
     d.cpu.emulated = true;
     d.cpu.stepping = q.stepping;
     d.cpu.memory = q.memory;
     d.cpu.per_thread_pmu = q.per_thread;
-    d.cpu.description = std::string("emulated Pentium 4 model ") + std::to_string(q.model) + " (" +
-                        model_codename(q.model) + (q.has_l3 ? ", with L3" : "") +
-                        (q.hyper_threading ? ", Hyper-Threading" : "") + ") under netburst-run";
+    d.cpu.description = std::string("emulated Pentium 4 model ") + std::to_string(m.model) + " (" +
+                        model_codename(m.model) + (m.has_l3 ? ", with L3" : "") +
+                        (m.hyper_threading ? ", Hyper-Threading" : "") + ") under netburst-run";
     return d;
 }
 

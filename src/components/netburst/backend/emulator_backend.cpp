@@ -25,10 +25,10 @@ EmulatorQuery query_emulator() {
     if (nb_query(&info) != NB_OK) return q;
     q.emulated = true;
     q.protocol_version = info.protocol_version;
-    q.model = info.model;
-    q.hyper_threading = info.hyper_threading != 0;
+    q.machine.model = info.model;
+    q.machine.hyper_threading = info.hyper_threading != 0;
+    q.machine.has_l3 = info.has_l3 != 0;
     q.logical_processor = info.logical_processor;
-    q.has_l3 = info.has_l3 != 0;
     q.per_thread = info.per_thread != 0;
     q.kernel_model = info.kernel_model != 0;
     q.misc_enable = info.misc_enable;

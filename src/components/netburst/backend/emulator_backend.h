@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "backend/backend.h"
+#include "emulator/model/emulated_machine.h"
 
 namespace netburst::component {
 
@@ -13,10 +14,8 @@ namespace netburst::component {
 struct EmulatorQuery {
     bool emulated = false;  // false: not running under netburst-run
     std::uint32_t protocol_version = 0;
-    unsigned model = 0;
-    bool hyper_threading = false;
+    emu::EmulatedMachine machine;  // its model, Hyper-Threading and L3 (the clock and skid stay the tool's)
     unsigned logical_processor = 0;
-    bool has_l3 = false;
     bool per_thread = true;
     bool kernel_model = true;
     std::uint64_t misc_enable = 0;

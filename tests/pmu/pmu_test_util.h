@@ -1,5 +1,5 @@
 // Helpers for the PMU model tests: program the PMU the way software does (wrmsr with values built by the table's
-// own encoders or taken from the seed thesis) and feed it handcrafted Outcomes.
+// own encoders or taken from the thesis, doc/references.md) and feed it handcrafted Outcomes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -48,9 +48,17 @@ Outcome instruction(std::uint64_t pc, Cycle retire, unsigned thread = 0, unsigne
 // An instruction with no uops carrying one event occurrence, frontier = cycle.
 Outcome event_at(Cycle cycle, EventId event, unsigned bit, unsigned count = 1, unsigned thread = 0, unsigned cpl = 3);
 
+// The tests' PMU: the default machine, except that an imprecise PMI is taken at the event after the overflow, without
+// the machine's skid, so that a test can say exactly when.
+inline PmuConfig test_config() {
+    PmuConfig c;
+    c.machine.pmi_skid_cycles = 0;
+    return c;
+}
+
 class PmuTest : public ::testing::Test {
 protected:
-    void SetUp() override { reset(PmuConfig{}); }
+    void SetUp() override { reset(test_config()); }
     void reset(const PmuConfig& config) {
         pmu = std::make_unique<Pmu>();
         pmu->reset(config);

@@ -1,7 +1,7 @@
-// CCCR behaviour: compare/complement/threshold and edge on a known per-cycle pattern (including the seed thesis'
+// CCCR behaviour: compare/complement/threshold and edge on a known per-cycle pattern (including the thesis'
 // worked example), the active-thread filter with two logical processors, the PMI on the next event after an
 // overflow with skid, and cascading including the rules for counters 16 and 17.
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -21,7 +21,7 @@ protected:
         }
     }
     std::uint64_t compare_count(CccrFields f) {
-        reset(PmuConfig{});
+        reset(test_config());
         f.compare = true;
         program(12, "CRU_ESCR2", "branch_retired", {"MMTP"}, T0_USR, f);
         feed_pattern();
@@ -141,8 +141,8 @@ TEST_F(PmuCccr, ThesisBranchRetiredThresholdExample) {
 class PmuActiveThread : public PmuTest {
 protected:
     std::uint64_t cycles_counted(ActiveThread mode, bool compare) {
-        PmuConfig ht;
-        ht.hyper_threading = true;
+        PmuConfig ht = test_config();
+        ht.machine.hyper_threading = true;
         reset(ht);
         CccrFields f;
         f.active_thread = mode;
@@ -185,9 +185,9 @@ TEST_F(PmuActiveThread, NoneSingleBothAny) {
 class PmuInterrupt : public PmuTest {
 protected:
     std::vector<PmiRecord> run(unsigned skid, bool pmi_t1 = false) {
-        PmuConfig c;
-        c.pmi_skid_cycles = skid;
-        c.hyper_threading = pmi_t1;
+        PmuConfig c = test_config();
+        c.machine.pmi_skid_cycles = skid;
+        c.machine.hyper_threading = pmi_t1;
         reset(c);
         CccrFields f;
         f.ovf_pmi_t0 = !pmi_t1;
@@ -306,7 +306,7 @@ protected:
     // Counter `from` is one event from overflowing; `to` waits with Cascade set. Returns `to`'s count after two
     // more events (the first overflows `from`).
     std::uint64_t cascade(unsigned from, unsigned to) {
-        reset(PmuConfig{});
+        reset(test_config());
         const Side a = side_of(from), b = side_of(to);
         wrmsr(escr_msr(a.escr), escr_value(a.event, {a.mask}, T0_USR));
         wrmsr(escr_msr(b.escr), escr_value(b.event, {b.mask}, T0_USR));

@@ -3,7 +3,7 @@
 // every combination of compare, complement, edge, threshold and active-thread filter.
 #include <random>
 
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -87,8 +87,8 @@ std::uint64_t reference(const Scenario& s, const CccrFields& f) {
 class PmuReference : public PmuTest {};
 
 TEST_F(PmuReference, PerCycleEvaluationMatchesBruteForce) {
-    PmuConfig ht;
-    ht.hyper_threading = true;
+    PmuConfig ht = test_config();
+    ht.machine.hyper_threading = true;
     unsigned cases = 0;
     for (unsigned seed = 1; seed <= 6; ++seed) {
         const Scenario s = make_scenario(seed, seed % 2 ? 6000 : 24000, seed % 2 == 0);
@@ -129,7 +129,7 @@ TEST_F(PmuReference, PerCycleEvaluationMatchesBruteForce) {
 TEST_F(PmuReference, PlainPathMatchesBruteForceOnPointOccurrences) {
     for (unsigned seed = 11; seed <= 14; ++seed) {
         const Scenario s = make_scenario(seed, 20000, false, /*intervals=*/false);
-        reset(PmuConfig{});
+        reset(test_config());
         program(0, "FSB_ESCR0", "global_power_events", {"RUNNING"}, T0_USR);
         for (const Outcome& o : s.outcomes) feed(o);
         std::uint64_t expected = 0;

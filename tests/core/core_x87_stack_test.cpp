@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {

@@ -1,6 +1,6 @@
 // The register file: reset values, which MSRs exist on which model, and every #GP rule (unknown MSR, reserved
 // bits of each register kind, IA32_MISC_ENABLE, rdpmc indices).
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -26,8 +26,8 @@ TEST_F(PmuRegisters, EveryPmuMsrResetsToZero) {
 
 TEST_F(PmuRegisters, IqEscrsExistOnlyOnModelsZeroToTwo) {
     for (unsigned model : {0u, 1u, 2u, 3u, 4u, 6u}) {
-        PmuConfig c;
-        c.model = model;
+        PmuConfig c = test_config();
+        c.machine.model = model;
         reset(c);
         std::uint64_t v = 0;
         const MsrResult expected = model <= 2 ? MsrResult::Ok : MsrResult::GeneralProtection;
@@ -58,8 +58,8 @@ TEST_F(PmuRegisters, EscrReservedBitsFaultAndChangeNothing) {
 
 TEST_F(PmuRegisters, CccrReservedBitsFollowTheModel) {
     for (unsigned model : {0u, 1u, 2u, 3u, 4u, 6u}) {
-        PmuConfig c;
-        c.model = model;
+        PmuConfig c = test_config();
+        c.machine.model = model;
         reset(c);
         for (unsigned n = 0; n < kNumCounters; ++n) {
             const std::uint64_t reserved = cccr_reserved_mask(n, model);
@@ -77,11 +77,11 @@ TEST_F(PmuRegisters, CccrReservedBitsFollowTheModel) {
         }
     }
     // Bit 11 (extended cascading) is writable exactly on the IQ CCCRs of models 2, 3, 4 and 6.
-    reset(PmuConfig{});
+    reset(test_config());
     EXPECT_EQ(write(cccr_msr(12), 1u << 11), MsrResult::Ok);
     EXPECT_EQ(write(cccr_msr(0), 1u << 11), MsrResult::GeneralProtection);
-    PmuConfig willamette;
-    willamette.model = 1;
+    PmuConfig willamette = test_config();
+    willamette.machine.model = 1;
     reset(willamette);
     EXPECT_EQ(write(cccr_msr(12), 1u << 11), MsrResult::GeneralProtection);
 }
@@ -114,8 +114,8 @@ TEST_F(PmuRegisters, PebsEnableAndMatrixVertWritableBits) {
 }
 
 TEST_F(PmuRegisters, PebsEnableBits25And26AreRelativeToTheWriter) {
-    PmuConfig ht;
-    ht.hyper_threading = true;
+    PmuConfig ht = test_config();
+    ht.machine.hyper_threading = true;
     reset(ht);
     wrmsr(kMsrPebsEnable, (1u << 24) | (1u << 25), 0, /*thread=*/1);
     EXPECT_EQ(rdmsr(kMsrPebsEnable, 0, 1), (1u << 24) | (1u << 25));
@@ -130,7 +130,7 @@ TEST_F(PmuRegisters, TcPreciseEventAcceptsOnlyZero) {
 TEST_F(PmuRegisters, MiscEnableReportsPmuAndPebsAndRefusesWrites) {
     EXPECT_EQ(rdmsr(kMsrMiscEnable), 1u << kMiscEnablePmuAvailableBit);
     EXPECT_EQ(write(kMsrMiscEnable, 1u << kMiscEnablePmuAvailableBit), MsrResult::GeneralProtection);
-    PmuConfig no_pebs;
+    PmuConfig no_pebs = test_config();
     no_pebs.pebs_available = false;
     reset(no_pebs);
     EXPECT_EQ(rdmsr(kMsrMiscEnable), (1u << kMiscEnablePmuAvailableBit) | (1u << kMiscEnablePebsUnavailableBit));

@@ -2,7 +2,7 @@
 // aliasing, microcode flows, the trace cache's modes, self-modifying code, the frontier and the Outcome's capacity.
 #include <gtest/gtest.h>
 
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -27,7 +27,7 @@ std::vector<Instruction> branchy(unsigned n, unsigned thread = 0) {
 }
 
 TEST(CorePipeline, WrongPathUopsAreAlwaysBogus) {
-    Harness h(2, false, false);
+    Harness h;
     const auto trace = branchy(2000);
     h.run_all(trace);
     EXPECT_TRUE(h.ok()) << h.problem();
@@ -47,7 +47,7 @@ TEST(CorePipeline, WrongPathUopsAreAlwaysBogus) {
 }
 
 TEST(CorePipeline, WrongPathIsBoundedByResolutionTime) {
-    Harness h(2, false, false);
+    Harness h;
     // A branch that depends on a load missing all caches resolves late: the wrong path fills the ROB (capped by
     // the Outcome); a branch on a register resolves after about the pipeline depth.
     h.run(alu(0x401000, 0, reg_gpr(3) | kRegFlags));
@@ -64,7 +64,7 @@ TEST(CorePipeline, WrongPathIsBoundedByResolutionTime) {
 }
 
 TEST(CorePipeline, StoreBufferFullStallsAllocation) {
-    Harness h(2, false, false);
+    Harness h;
     // Stores to new lines miss the L2; the write-combining buffers fill, then the store buffer.
     for (unsigned i = 0; i < 400; ++i) {
         h.run(store(0x401000, 0x20000000 + std::uint64_t{i} * 128, 8, reg_gpr(0)));
@@ -75,7 +75,7 @@ TEST(CorePipeline, StoreBufferFullStallsAllocation) {
     EXPECT_GT(h.core().detail(0).sb_stall_cycles, 1000u);
     // Stores to one (warm) line, one every six uops: even with the ROB full they need fewer than 24 entries, and
     // they drain as fast as they come (they combine on their way to the L2).
-    Harness g(2, false, false);
+    Harness g;
     g.run(load(0x400F00, 0x20000000, 8, 0, reg_gpr(3)));
     for (unsigned i = 0; i < 400; ++i) {
         g.run(store(0x401000, 0x20000000 + (i % 8) * 8, 8, reg_gpr(0)));
@@ -85,7 +85,7 @@ TEST(CorePipeline, StoreBufferFullStallsAllocation) {
 }
 
 TEST(CorePipeline, StoreForwardingAndMobReplays) {
-    Harness h(2, false, false);
+    Harness h;
     const std::uint64_t a = 0x30000000;
     h.run(load(0x400F00, a, 8, 0, reg_gpr(5)));  // bring the line in
     // Forwarding: same start, smaller load.
@@ -144,7 +144,7 @@ Instruction pop_rax(std::uint64_t pc, std::uint64_t slot) {
 // MOV [m32], r32 (#30): one every 1.75 cycles on Northwood, 1.83 on Prescott.
 TEST(CorePipeline, StoresLeaveTheBufferAtTheMeasuredRate) {
     for (const auto& [model, expected] : {std::pair{2u, 1.75}, std::pair{4u, 11.0 / 6.0}}) {
-        Harness h(model, false, false);
+        Harness h(EmulatedMachine{}.with_model(model));
         h.run(load(0x400F00, 0x20000000, 8, 0, reg_gpr(3)));
         std::vector<Instruction> body;
         for (unsigned k = 0; k < 16; ++k)
@@ -161,7 +161,7 @@ TEST(CorePipeline, StoresLeaveTheBufferAtTheMeasuredRate) {
 // unit's 6 + 6 + 9 (measured 21, #882), 7 + 0.5 + 12 (20).
 TEST(CorePipeline, ForwardedChainsTakeStoreDataForwardingAndTheLoad) {
     for (const auto& [model, push_pop, sse] : {std::tuple{2u, 8.5, 21.0}, std::tuple{4u, 5.5, 19.5}}) {
-        Harness h(model, false, false);
+        Harness h(EmulatedMachine{}.with_model(model));
         std::vector<Instruction> body;
         for (unsigned k = 0; k < 8; ++k) {
             body.push_back(push_rax(0x401000 + 4 * k, 0x7fff0000 - 8));
@@ -174,7 +174,7 @@ TEST(CorePipeline, ForwardedChainsTakeStoreDataForwardingAndTheLoad) {
         EXPECT_GT(t.count(EventId::MobLoadReplay, 1) + t.count(EventId::MobLoadReplay, 3), 0u) << model;
         EXPECT_TRUE(h.ok()) << h.problem();
 
-        Harness g(model, false, false);
+        Harness g(EmulatedMachine{}.with_model(model));
         body.clear();
         for (unsigned k = 0; k < 8; ++k) {
             Instruction st = store(0x401000 + 8 * k, 0x30000000, 8, reg_xmm(1) | reg_gpr(6));
@@ -193,7 +193,7 @@ TEST(CorePipeline, ForwardedChainsTakeStoreDataForwardingAndTheLoad) {
 TEST(CorePipeline, UnalignedSixteenByteLoadsHoldTheLoadPortTwoCycles) {
     for (unsigned model : {2u, 4u}) {
         for (const auto& [form, expected] : {std::pair{InsnForm::UnalignedLoad, 2.0}, std::pair{InsnForm::None, 1.0}}) {
-            Harness h(model, false, false);
+            Harness h(EmulatedMachine{}.with_model(model));
             std::vector<Instruction> body;
             for (unsigned k = 0; k < 16; ++k) {
                 Instruction ld = load(0x401000 + 4 * k, 0x30000004, 16, reg_gpr(0), reg_xmm(k));
@@ -207,7 +207,7 @@ TEST(CorePipeline, UnalignedSixteenByteLoadsHoldTheLoadPortTwoCycles) {
 }
 
 TEST(CorePipeline, SixtyFourKAliasing) {
-    Harness h(2, false, false);
+    Harness h;
     h.run(load(0x400F00, 0x40000000, 4, 0, reg_gpr(3)));  // warm the pages (DTLB) and the lines
     h.run(load(0x400F04, 0x40010000, 4, 0, reg_gpr(3)));
     h.run(load(0x400F08, 0x40010040, 4, 0, reg_gpr(3)));
@@ -221,7 +221,7 @@ TEST(CorePipeline, SixtyFourKAliasing) {
 }
 
 TEST(CorePipeline, SplitLoadsAndStores) {
-    Harness h(2, false, false);
+    Harness h;
     h.run(load(0x401000, 0x50000000 + 60, 8, 0, reg_gpr(0)));   // crosses a 64-byte line
     h.run(load(0x401004, 0x50000000 + 128, 8, 0, reg_gpr(0)));  // does not
     h.run(store(0x401008, 0x50000000 + 250, 8, reg_gpr(0)));    // crosses
@@ -238,19 +238,19 @@ TEST(CorePipeline, SplitLoadsAndStores) {
 TEST(CorePipeline, DependentsOfAMissingLoadAreReplayed) {
     // The add depends on a load that misses: it waits for the data (plus the replay loop), not for the hit
     // latency.
-    Harness h(2, false, false);
+    Harness h;
     h.run(load(0x401000, 0x60000000, 4, 0, reg_gpr(0)));
     const Cycle load_retire = h.last().retire;
     h.run(alu(0x401003, reg_gpr(0), reg_gpr(0) | kRegFlags));
     EXPECT_GE(h.last().retire, load_retire);
-    Harness g(2, false, false);
+    Harness g;
     g.run(load(0x401000, 0x60000000, 4, 0, reg_gpr(0)));
     g.run(alu(0x401003, reg_gpr(1), reg_gpr(1) | kRegFlags));  // independent
     EXPECT_LE(g.last().retire, g.totals().last_retire);
 }
 
 TEST(CorePipeline, TraceCacheBuildThenDeliver) {
-    Harness h(2, false, false);
+    Harness h;
     std::vector<Instruction> loop;
     for (unsigned i = 0; i < 20; ++i) loop.push_back(alu(0x401000 + i * 3, reg_gpr(i % 4), reg_gpr(i % 4) | kRegFlags));
     loop.push_back(branch(0x401000 + 60, 0x401000, true));
@@ -275,7 +275,7 @@ TEST(CorePipeline, TraceCacheBuildThenDeliver) {
 }
 
 TEST(CorePipeline, MicrocodeFlowsAndTheRecordCap) {
-    Harness h(2, false, false);
+    Harness h;
     Instruction rep = of_class(0x401000, InsnClass::StringOp, reg_gpr(1) | reg_gpr(6) | reg_gpr(7),
                                reg_gpr(1) | reg_gpr(6) | reg_gpr(7));
     rep.rep_count_log2 = 12;  // 4096 iterations
@@ -308,7 +308,7 @@ TEST(CorePipeline, MicrocodeFlowsAndTheRecordCap) {
 
 TEST(CorePipeline, HugeStringFlowsStayBoundedInBothThreadModes) {
     for (bool ht : {false, true}) {
-        Harness h(2, ht, false);
+        Harness h(EmulatedMachine{}.with_ht(ht));
         Instruction rep = of_class(0x401000, InsnClass::StringOp, reg_gpr(1), reg_gpr(1));
         rep.rep_count_log2 = 30;  // a billion iterations: timed in bulk, a handful of records
         h.run(rep);
@@ -323,7 +323,7 @@ TEST(CorePipeline, HugeStringFlowsStayBoundedInBothThreadModes) {
 }
 
 TEST(CorePipeline, SerialisingInstructionsPublishEverything) {
-    Harness h(2, false, false);
+    Harness h;
     for (unsigned i = 0; i < 100; ++i) h.run(alu(0x401000 + (i % 8) * 3, reg_gpr(0), reg_gpr(0) | kRegFlags));
     h.run(of_class(0x401100, InsnClass::Microcode));  // cpuid, rdmsr...: everything before has retired
     const Outcome& o = h.last();
@@ -333,7 +333,7 @@ TEST(CorePipeline, SerialisingInstructionsPublishEverything) {
 
 TEST(CorePipeline, FrontierNeverDecreasesAndRecordsNeverFallBehindIt) {
     // The harness checks every Outcome; this is a mixed trace with a bit of everything.
-    Harness h(2, false, false);
+    Harness h;
     const auto trace = branchy(500);
     for (std::size_t i = 0; i < trace.size(); ++i) {
         h.run(trace[i]);
@@ -347,7 +347,7 @@ TEST(CorePipeline, FrontierNeverDecreasesAndRecordsNeverFallBehindIt) {
 }
 
 TEST(CorePipeline, SelfModifyingCodeFlushesTheTraceCache) {
-    Harness h(2, false, false);
+    Harness h;
     for (int rep = 0; rep < 3; ++rep)
         for (unsigned i = 0; i < 8; ++i) h.run(alu(0x401000 + i * 3, reg_gpr(0), reg_gpr(0)));
     EXPECT_TRUE(h.core().tc_holds(0x401000, 0));
@@ -363,7 +363,7 @@ TEST(CorePipeline, SelfModifyingCodeFlushesTheTraceCache) {
 }
 
 TEST(CorePipeline, PrivilegeLevelPassesThrough) {
-    Harness h(2, false, false);
+    Harness h;
     Instruction k = alu(0x401000, 0, 0);
     k.cpl = 0;
     EXPECT_EQ(h.run(k).cpl, 0);
@@ -372,7 +372,7 @@ TEST(CorePipeline, PrivilegeLevelPassesThrough) {
 }
 
 TEST(CorePipeline, ExecutionEventsByClass) {
-    Harness h(2, false, false);
+    Harness h;
     Instruction addsd = of_class(0x401000, InsnClass::SseScalarDp, reg_xmm(0), reg_xmm(0));
     addsd.num_mem = 1;
     addsd.mem[0] = MemOperand{0x10000000, 8, false};
@@ -396,7 +396,7 @@ TEST(CorePipeline, ExecutionEventsByClass) {
 TEST(CorePipeline, OutcomeCapacityHoldsUnderLoad) {
     // Instructions with two memory operands that both miss everything, one after the other: many bus records per
     // Outcome, some of which wait for the next one.
-    Harness h(2, false, false);
+    Harness h;
     for (unsigned i = 0; i < 300; ++i) {
         Instruction rmw = alu(0x401000, reg_gpr(0), reg_gpr(0) | kRegFlags);
         rmw.num_mem = 2;

@@ -1,4 +1,4 @@
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 #include <cstring>
 

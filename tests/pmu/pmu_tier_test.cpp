@@ -5,7 +5,7 @@
 // and TC_deliver_mode depend on timing.
 #include <memory>
 
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -36,7 +36,7 @@ TEST_F(PmuTier, FunctionalEventsNeedNoTimingTimingEventsDo) {
 
 TEST_F(PmuTier, PerCycleEvaluationAndOverflowMachineryNeedTiming) {
     const auto check = [&](CccrFields extra, bool expected, const char* what) {
-        reset(PmuConfig{});
+        reset(test_config());
         program(12, "CRU_ESCR2", "branch_retired", {"MMTP"}, T0_ALL, extra);
         EXPECT_EQ(pmu->needs_timing(), expected) << what;
     };

@@ -2,7 +2,7 @@
 // next_thread() keeping their front ends close, TC_deliver_mode pairs, per-thread RUNNING, and the frontier.
 #include <gtest/gtest.h>
 
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -35,7 +35,7 @@ unsigned window_of(Harness& h, const std::vector<Instruction>& trace, unsigned t
 }
 
 TEST(CoreSmt, SingleThreadModeHasTheWholeRob) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     h.stop(1);  // logical processor 1 has nothing: single-thread mode
     const CoreConfig& c = h.core().config();
     const unsigned w = window_of(h, window_probe(0, 0x70000000), 0) - c.uop_queue_cycles * c.deliver_width;
@@ -45,7 +45,7 @@ TEST(CoreSmt, SingleThreadModeHasTheWholeRob) {
 }
 
 TEST(CoreSmt, DualThreadModeHalvesTheRob) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     const auto t0 = window_probe(0, 0x70000000);
     // Keep logical processor 1 active with a trace of its own, interleaved.
     std::vector<Instruction> t1;
@@ -74,7 +74,7 @@ TEST(CoreSmt, DualThreadModeHalvesTheRob) {
 }
 
 TEST(CoreSmt, NextThreadKeepsFrontEndsClose) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     h.run_smt(fp_add_latency(200, 8, 0), fp_add_latency(200, 8, 1));
     EXPECT_TRUE(h.ok()) << h.problem();
     const Cycle c0 = h.core().stats(0).cycles, c1 = h.core().stats(1).cycles;
@@ -84,7 +84,7 @@ TEST(CoreSmt, NextThreadKeepsFrontEndsClose) {
 }
 
 TEST(CoreSmt, BothThreadsDeliverAndRunningIsPerThread) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     std::vector<Instruction> a, b;
     for (unsigned i = 0; i < 2000; ++i) {
         a.push_back(alu(0x401000 + (i % 40) * 3, reg_gpr(i % 4), reg_gpr(i % 4), 0));
@@ -104,7 +104,7 @@ TEST(CoreSmt, BothThreadsDeliverAndRunningIsPerThread) {
 }
 
 TEST(CoreSmt, StoppingOneThreadGivesTheOtherEverything) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     std::vector<Instruction> a, b;
     for (unsigned i = 0; i < 3000; ++i) a.push_back(alu(0x401000 + (i % 40) * 3, reg_gpr(i % 8), reg_gpr(i % 8), 0));
     for (unsigned i = 0; i < 100; ++i) b.push_back(alu(0x601000 + (i % 40) * 3, reg_gpr(i % 8), reg_gpr(i % 8), 1));
@@ -119,7 +119,7 @@ TEST(CoreSmt, StoppingOneThreadGivesTheOtherEverything) {
 }
 
 TEST(CoreSmt, SeparateAddressSpacesDoNotShareLines) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     h.run(load(0x401000, 0x10000000, 4, 0, reg_gpr(0), 0));
     h.run(load(0x401000, 0x10000000, 4, 0, reg_gpr(0), 1));
     // Same linear address, two processes: the second is an L1 miss (aliasing) and an L2 miss (other memory).
@@ -128,7 +128,7 @@ TEST(CoreSmt, SeparateAddressSpacesDoNotShareLines) {
     EXPECT_TRUE(h.core().l1_holds(0x10000000, 1));
     EXPECT_FALSE(h.core().l1_holds(0x10000000, 0));
     // One process: they share.
-    CoreConfig c = make_core_config(2, true, false);
+    CoreConfig c = make_core_config(EmulatedMachine{}.with_ht());
     c.shared_address_space = true;
     Harness g(c);
     g.run(load(0x401000, 0x10000000, 4, 0, reg_gpr(0), 0));

@@ -2,7 +2,7 @@
 // arms it, the next counted uop writes a record (precise: that uop's instruction) into the DS buffer, the counter
 // reloads from "PEBS counter reset", and reaching the interrupt threshold raises a PMI.
 #include "table/metrics.h"
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -119,7 +119,7 @@ TEST_F(PmuPebs, RecordWithoutRegistersSaysSo) {
 }
 
 TEST_F(PmuPebs, ThirtyTwoBitLayout) {
-    PmuConfig legacy;
+    PmuConfig legacy = test_config();
     legacy.long_mode = false;
     reset(legacy);
     set_up_ds(false, 4, 4, 1);
@@ -145,7 +145,7 @@ TEST_F(PmuPebs, NotArmedWithoutEnablePebsOrOnOtherCounters) {
     EXPECT_TRUE(records().empty());
     EXPECT_FALSE(pmis().empty());  // an ordinary overflow with OVF_PMI_T0: imprecise PMI
 
-    reset(PmuConfig{});
+    reset(test_config());
     set_up_ds(true, 4, 4, 1);
     program_replay_pebs(1);
     wrmsr(cccr_msr(16), 0);
@@ -156,8 +156,8 @@ TEST_F(PmuPebs, NotArmedWithoutEnablePebsOrOnOtherCounters) {
 }
 
 TEST_F(PmuPebs, LogicalProcessorOneUsesIqCounter5) {
-    PmuConfig ht;
-    ht.hyper_threading = true;
+    PmuConfig ht = test_config();
+    ht.machine.hyper_threading = true;
     reset(ht);
     set_up_ds(true, 4, 4, 1);
     wrmsr(kMsrDsArea, kDs, 0, 1);

@@ -9,7 +9,7 @@
 
 #include "emulator/core/doc/coverage_markdown.h"
 #include "emulator/model/coverage.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -55,7 +55,7 @@ TEST(CoreCoverage, UndocumentedBusEventsAreNotModelled) {
 
 // Everything the model emits on a varied run is classified Modelled or Approximate, never NotModelled.
 TEST(CoreCoverage, EmittedEventsAreCovered) {
-    Harness h(2, true, true);
+    Harness h(EmulatedMachine{}.with_ht().with_l3());
     std::vector<Instruction> a, b;
     std::uint64_t x = 5;
     for (unsigned i = 0; i < 4000; ++i) {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "emulator/core/branch_predictor.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -91,7 +91,7 @@ TEST(CorePredictor, IndirectBranchUsesTheLastTarget) {
 }
 
 TEST(CorePredictor, RetiredBranchEventsThroughTheCore) {
-    Harness h(2, false, false);
+    Harness h;
     // A 50-iteration loop run 10 times: 500 conditional branches, 10 exits (9 mispredicted after the first loop
     // establishes the pattern; the first exit is mispredicted too).
     for (unsigned l = 0; l < 10; ++l)

@@ -1,12 +1,12 @@
-// The Sprunt paper's SMT benchmarks (seed 001, "Benchmark results"): uops retired per cycle in single-thread and
-// dual-thread mode on a Hyper-Threaded Pentium 4 Xeon (Northwood generation, model 2).
+// The SMT benchmarks of Sprunt's "Pentium 4 Performance-Monitoring Features" ("Benchmark results"): uops retired
+// per cycle in single-thread and dual-thread mode on a Hyper-Threaded Pentium 4 Xeon (Northwood generation, model 2).
 //   fp_add_latency: 0.21 single, 0.41 dual;   l1_miss: 1.23 single, 0.65 dual.
 // doc/emulator-model.md discusses the agreement and the deviations.
 #include <cstdio>
 
 #include <gtest/gtest.h>
 
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -22,7 +22,7 @@ double uops_per_cycle(Harness& h, unsigned threads) {
 }
 
 double single(const std::vector<Instruction>& trace) {
-    Harness h(2, true, false);
+    Harness h(EmulatedMachine{}.with_ht());
     h.stop(1);
     h.run_all(trace);
     h.stop(0);
@@ -32,7 +32,7 @@ double single(const std::vector<Instruction>& trace) {
 
 // Two copies: two processes (the paper's runs) unless `one_process`.
 double dual(const std::vector<Instruction>& t0, const std::vector<Instruction>& t1, bool one_process = false) {
-    CoreConfig config = make_core_config(2, true, false);
+    CoreConfig config = make_core_config(EmulatedMachine{}.with_ht());
     config.shared_address_space = one_process;
     Harness h(config);
     h.run_smt(t0, t1);

@@ -5,7 +5,7 @@
 #include "emulator/core/core_config.h"
 #include "emulator/core/form_timing.h"
 #include "emulator/core/uop_decode.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 using namespace netburst::emu;
 
@@ -19,7 +19,7 @@ const UopSpec& op_uop(const UopPlan& plan) {
 }
 
 UopPlan plan_of(unsigned model, InsnClass cls, InsnForm form) {
-    const CoreConfig config = make_core_config(model, false, false);
+    const CoreConfig config = make_core_config(EmulatedMachine{}.with_model(model));
     Instruction insn;
     insn.cls = cls;
     insn.form = form;
@@ -61,19 +61,19 @@ TEST(FormTiming, PlanMatchesTheTable) {
 // No form, or a form the sources do not cover on the model: the class's figure.
 TEST(FormTiming, UnknownFormKeepsTheClassFigure) {
     for (unsigned model : {2u, 4u}) {
-        const CoreConfig config = make_core_config(model, false, false);
+        const CoreConfig config = make_core_config(EmulatedMachine{}.with_model(model));
         EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntMul, InsnForm::None)).latency, to_ticks(config.imul_latency));
         EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntDiv, InsnForm::Idiv16)).latency, to_ticks(config.idiv_latency));
     }
     // Northwood has no 64-bit mode: the 64-bit divide keeps the class's figure there.
     EXPECT_EQ(op_uop(plan_of(2, InsnClass::IntDiv, InsnForm::Div64)).latency,
-              to_ticks(make_core_config(2, false, false).idiv_latency));
+              to_ticks(make_core_config(EmulatedMachine{}).idiv_latency));
 }
 
 // A plain load's form sets how long the load holds the load port (movups/movdqu: #803, #806).
 TEST(FormTiming, UnalignedLoadHoldsTheLoadPortTwoCycles) {
     for (unsigned model : {2u, 4u}) {
-        const CoreConfig config = make_core_config(model, false, false);
+        const CoreConfig config = make_core_config(EmulatedMachine{}.with_model(model));
         Instruction insn;
         insn.cls = InsnClass::SimdMove;
         insn.form = InsnForm::UnalignedLoad;
@@ -109,7 +109,7 @@ TEST(FormTiming, HalfCycleThroughputAlternatesWholeCycles) {
 
     // Independent conversions (xmm0 into eight registers in turn) retire 2.5 cycles apart on Northwood.
     auto cycles_for = [](unsigned n) {
-        test::Harness h(2);
+        test::Harness h;
         for (unsigned i = 0; i < n; ++i) {
             Instruction insn = test::of_class(0x1000 + 4 * (i % 64), InsnClass::SseScalarDp, reg_xmm(0),
                                               reg_gpr(8 + i % 8));

@@ -1,7 +1,7 @@
-// The three tagging mechanisms (SDM 18.15.6), each with the seed thesis' register values where it gives them, every
+// The three tagging mechanisms (SDM 18.15.6), each with the thesis' register values where it gives them, every
 // replay metric of table/metrics.h tagging exactly the uops with its cause and kind, and their independence.
 #include "table/metrics.h"
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -69,7 +69,7 @@ TEST_F(PmuTagging, InstrRetiredSplitsByFrontEndTagAndBogus) {
     const char* masks[] = {"NBOGUSNTAG", "NBOGUSTAG", "BOGUSNTAG", "BOGUSTAG"};
     const unsigned expected[] = {2, 1, 1, 1};
     for (unsigned m = 0; m < 4; ++m) {
-        reset(PmuConfig{});
+        reset(test_config());
         program(12, "RAT_ESCR0", "uops_type", {"TAGLOADS"}, T0_USR);
         program(14, "CRU_ESCR1", "instr_retired", {masks[m]}, T0_USR);
         // A two-uop instruction whose first uop is a load: tagged. Two untagged ones. Bogus ones of each kind.
@@ -83,8 +83,8 @@ TEST_F(PmuTagging, InstrRetiredSplitsByFrontEndTagAndBogus) {
 }
 
 TEST_F(PmuTagging, UopsRetiredAndInstrCompletedCountFromUops) {
-    PmuConfig prescott;
-    prescott.model = 3;
+    PmuConfig prescott = test_config();
+    prescott.machine.model = 3;
     reset(prescott);
     program(12, "CRU_ESCR0", "uops_retired", {"NBOGUS"}, T0_USR);
     program(14, "CRU_ESCR1", "instr_completed", {"BOGUS"}, T0_USR);
@@ -117,7 +117,7 @@ TEST_F(PmuTagging, RetirementCountsWithoutTagging) {
         {"instr_retired", {"NBOGUSNTAG", "BOGUSNTAG"}, T0_ALL, 6},
     };
     for (const Case& c : cases) {
-        reset(PmuConfig{});
+        reset(test_config());
         program(14, "CRU_ESCR1", c.event, c.masks, c.tbits);
         feed(with_uops(0x10, {make_uop(UopKind::Load, 1, false, false), make_uop(UopKind::Other, 1, false, false),
                               make_uop(UopKind::Other, 2, false, true)}));
@@ -166,7 +166,7 @@ TEST_F(PmuTagging, FourExecutionTagBitsAreIndependent) {
     const unsigned all = mask_bit("x87_FP_uop", "ALL");
     const char* nbogus[] = {"NBOGUS0", "NBOGUS1", "NBOGUS2", "NBOGUS3"};
     for (unsigned bit = 0; bit < 4; ++bit) {
-        reset(PmuConfig{});
+        reset(test_config());
         // x87 uops get tags 0 and 2; packed_SP uops tags 1 and 3.
         wrmsr(escr_msr("FIRM_ESCR0"), escr_value("x87_FP_uop", {"ALL"}, T0_USR, 0b0101));
         wrmsr(cccr_msr(8), cccr_value("x87_FP_uop"));
@@ -177,7 +177,7 @@ TEST_F(PmuTagging, FourExecutionTagBitsAreIndependent) {
         for (Cycle c = 4; c <= 8; ++c) feed(with_uops(0x10 + c, {exec_uop(EventId::PackedSpUop, all, c)}));
         EXPECT_EQ(counter(12, 9), (bit % 2 == 0) ? 3u : 5u) << nbogus[bit];
     }
-    reset(PmuConfig{});
+    reset(test_config());
     wrmsr(escr_msr("FIRM_ESCR0"), escr_value("x87_FP_uop", {"ALL"}, T0_USR, 0b0101));
     wrmsr(cccr_msr(8), cccr_value("x87_FP_uop"));
     program(12, "CRU_ESCR2", "execution_event", {"NBOGUS0", "NBOGUS2"}, T0_USR);
@@ -188,8 +188,8 @@ TEST_F(PmuTagging, FourExecutionTagBitsAreIndependent) {
 }
 
 TEST_F(PmuTagging, ExecutionUpstreamIsThreadIndependent) {
-    PmuConfig ht;
-    ht.hyper_threading = true;
+    PmuConfig ht = test_config();
+    ht.machine.hyper_threading = true;
     reset(ht);
     wrmsr(escr_msr("FIRM_ESCR0"), escr_value("x87_FP_uop", {"ALL"}, T0_USR, 1));  // TI: tags LP1's uops too
     wrmsr(cccr_msr(8), cccr_value("x87_FP_uop"));
@@ -211,7 +211,7 @@ class PmuReplay : public PmuTest {
 protected:
     // Programs `metric` the way the recipe says and replay_event NBOGUS on counter 12 (thesis 9.4's CRU_ESCR2).
     void program_metric(const MetricDef& m) {
-        reset(PmuConfig{});
+        reset(test_config());
         wrmsr(kMsrPebsEnable, m.pebs_enable);
         wrmsr(kMsrPebsMatrixVert, m.matrix_vert);
         if (m.has_upstream) {
@@ -397,7 +397,7 @@ TEST_F(PmuTagging, BatchedAndUopByUopRetirementAgree) {
         std::uint64_t replay, exec, uops, instrs;
     };
     auto run = [&](bool arm_pmi) {
-        reset(PmuConfig{});
+        reset(test_config());
         wrmsr(kMsrPebsEnable, metric_def(MetricId::L1LoadMissRetired).pebs_enable);
         wrmsr(kMsrPebsMatrixVert, metric_def(MetricId::L1LoadMissRetired).matrix_vert);
         program(12, "CRU_ESCR2", "replay_event", {"NBOGUS"}, T0_ALL);

@@ -75,8 +75,7 @@ struct Totals {
 class Harness {
 public:
     explicit Harness(const CoreConfig& config) : core_(new Core) { core_->reset(config); }
-    explicit Harness(unsigned model = 2, bool ht = false, bool l3 = false)
-        : Harness(make_core_config(model, ht, l3)) {}
+    explicit Harness(const EmulatedMachine& machine = {}) : Harness(make_core_config(machine)) {}
 
     Core& core() { return *core_; }
     const Totals& totals(unsigned thread = 0) const { return totals_[thread]; }

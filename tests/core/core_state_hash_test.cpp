@@ -1,4 +1,4 @@
-// Core::timing_state, the timing memo's key (emulator/memo_probe.h, issue 16): a mechanism test. The key must
+// Core::timing_state, the timing memo's key (emulator/memo_probe.h): a mechanism test. The key must
 // repeat when the machine is in the same state at another time, and differ while something the next instructions
 // would wait for is still pending.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "emulator/core/state_hash.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu {
 namespace {

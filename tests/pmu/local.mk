@@ -2,20 +2,20 @@
 # Included from emulator/pmu/local.mk.
 EMU_LIBS = libnetburst_emu.a libnetburst_table.a
 
-check_PROGRAMS += tests/emulator/pmu_tests
-tests_emulator_pmu_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) -I$(top_srcdir)
-tests_emulator_pmu_tests_LDADD = $(EMU_LIBS) $(GTEST_LIBS)
-tests_emulator_pmu_tests_SOURCES = \
-	tests/emulator/pmu_test_util.h tests/emulator/pmu_test_util.cpp \
-	tests/emulator/pmu_registers_test.cpp \
-	tests/emulator/pmu_counting_test.cpp \
-	tests/emulator/pmu_cccr_test.cpp \
-	tests/emulator/pmu_tagging_test.cpp \
-	tests/emulator/pmu_pebs_test.cpp \
-	tests/emulator/pmu_coverage_test.cpp \
-	tests/emulator/pmu_reference_test.cpp \
-	tests/emulator/pmu_tier_test.cpp
-TESTS += tests/emulator/pmu_tests
+check_PROGRAMS += tests/pmu/pmu_tests
+tests_pmu_pmu_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) -I$(top_srcdir)
+tests_pmu_pmu_tests_LDADD = $(EMU_LIBS) $(GTEST_LIBS)
+tests_pmu_pmu_tests_SOURCES = \
+	tests/pmu/pmu_test_util.h tests/pmu/pmu_test_util.cpp \
+	tests/pmu/pmu_registers_test.cpp \
+	tests/pmu/pmu_counting_test.cpp \
+	tests/pmu/pmu_cccr_test.cpp \
+	tests/pmu/pmu_tagging_test.cpp \
+	tests/pmu/pmu_pebs_test.cpp \
+	tests/pmu/pmu_coverage_test.cpp \
+	tests/pmu/pmu_reference_test.cpp \
+	tests/pmu/pmu_tier_test.cpp
+TESTS += tests/pmu/pmu_tests
 
 # The PMU feed's speed: `make bench` prints ns per Outcome (with the allocator figures).
 if HAVE_BENCHMARK

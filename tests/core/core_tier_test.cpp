@@ -67,7 +67,7 @@ void add_outcome(const Outcome& o, Counts* c, unsigned* kinds) {
 // before a new one's instruction, every logical processor drained at the end).
 Counts timing_tier(const CorpusTrace& trace) {
     std::unique_ptr<Core> core(new Core);
-    core->reset(make_core_config(trace.model, trace.hyper_threading, trace.with_l3));
+    core->reset(make_core_config(trace.machine));
     std::unique_ptr<Outcome> out(new Outcome);
     Counts c;
     unsigned kinds[2] = {0, 0};
@@ -77,7 +77,7 @@ Counts timing_tier(const CorpusTrace& trace) {
         EXPECT_FALSE(out->overflowed);
         add_outcome(*out, &c, &kinds[insn.thread & 1]);
     }
-    for (unsigned t = 0; t < (trace.hyper_threading ? 2u : 1u); ++t) {
+    for (unsigned t = 0; t < trace.machine.logical_processors(); ++t) {
         do {
             core->serialize(t, out.get());
             add_outcome(*out, &c, &kinds[t]);
@@ -101,7 +101,7 @@ Counts timing_tier(const CorpusTrace& trace) {
 Counts functional_tier(const CorpusTrace& trace, Counts* timing_pairs_seen, bool groups = false,
                        std::uint64_t* grouped = nullptr) {
     std::unique_ptr<Core> core(new Core);
-    core->reset(make_core_config(trace.model, trace.hyper_threading, trace.with_l3));
+    core->reset(make_core_config(trace.machine));
     std::unique_ptr<FunctionalSink> sink(new FunctionalSink);
     sink->reset();
     const std::vector<Instruction>& insns = trace.insns;

@@ -9,7 +9,7 @@
 
 #include "emulator/core/lru_cache.h"
 #include "emulator/core/tlb.h"
-#include "tests/emulator/core_test_util.h"
+#include "tests/core/core_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -149,8 +149,8 @@ struct LoadPattern {
 };
 
 // Runs a load-only loop over the addresses and returns (model's replay-tagged L1 misses, reference misses).
-std::pair<std::uint64_t, std::uint64_t> compare(const LoadPattern& p, unsigned model = 2) {
-    Harness h(model, false, false);
+std::pair<std::uint64_t, std::uint64_t> compare(const LoadPattern& p, unsigned model = kDefaultModel) {
+    Harness h(EmulatedMachine{}.with_model(model));
     const CoreConfig& cfg = h.core().config();
     ReferenceCache ref(cfg.l1_size, cfg.l1_ways, cfg.l1_line);
     std::uint64_t ref_misses = 0;
@@ -230,7 +230,7 @@ struct AliasRun {
     std::uint64_t misses, conflicts;
 };
 AliasRun alternate(std::uint64_t distance, unsigned model) {
-    Harness h(model, false, false);
+    Harness h(EmulatedMachine{}.with_model(model));
     for (int rep = 0; rep < 100; ++rep)
         for (std::uint64_t k = 0; k < 2; ++k) {
             h.run(load(0x401000, 0x10000040 + k * distance, 4, reg_gpr(6), reg_gpr(0)));
@@ -261,7 +261,7 @@ TEST(CoreCache, PrescottAliasesAtFourMegabytes) {
 }
 
 TEST(CoreCache, L2HitsAndMissesAndTheBus) {
-    Harness h(2, false, false);
+    Harness h;
     h.run(alu(0x401000, 0, 0));  // the code: built from the L2 (its own misses), then in the trace cache
     const Totals& t = h.totals();
     const Totals before = t;
@@ -286,7 +286,7 @@ TEST(CoreCache, L2HitsAndMissesAndTheBus) {
 
 TEST(CoreCache, L2MissTakesMemoryLatency) {
     // A pointer chase through lines that miss everything: each load waits for memory.
-    Harness h(2, false, false);
+    Harness h;
     const unsigned n = 50;
     for (unsigned i = 0; i < n; ++i)
         h.run(load(0x401000, 0x60000000 + std::uint64_t{i} * 4096 * 3, 4, reg_gpr(0), reg_gpr(0)));
@@ -302,7 +302,7 @@ TEST(CoreCache, L2HitLoadToUseIsTheMeasuredSixteenCycles) {
     // Dependent loads hitting the L2 only (lines 8 KB apart in one L1 set; the chain goes round 16 lines):
     // fill after 2 + 7 cycles, the load is dispatched again a 7-cycle replay loop less its 2-cycle latency
     // later, at 14, and has its data at 16, which is what AnandTech measured on Northwood.
-    Harness h(2, false, false);
+    Harness h;
     for (int warm = 0; warm < 16; ++warm) h.run(load(0x401000, 0x70000000 + std::uint64_t(warm) * 8192, 4, 0, reg_gpr(1)));
     const Cycle start = h.totals().last_retire;
     const unsigned n = 160;
@@ -317,7 +317,7 @@ TEST(CoreCache, L2HitLoadToUseIsTheMeasuredSixteenCycles) {
 // every other cycle. Each miss takes two load-port slots (the access and one pass after the fill), so the L2's
 // rate is what limits, not the load port.
 TEST(CoreCache, IndependentMissesStreamFromTheL2AtALineEveryOtherCycle) {
-    Harness h(2, false, false);
+    Harness h;
     const std::uint64_t base = 0x10000000, bytes = 128 * 1024;
     std::uint64_t loads = 0;
     Cycle start = 0;
@@ -340,7 +340,7 @@ TEST(CoreCache, IndependentMissesStreamFromTheL2AtALineEveryOtherCycle) {
 
 // The same on Prescott: X-bit labs measured "about 1.5-2 times" less, and the L2 takes a request every 3.5 cycles.
 TEST(CoreCache, PrescottStreamsFromTheL2AtALineEveryThreeAndAHalfCycles) {
-    Harness h(4, false, false);
+    Harness h(EmulatedMachine{}.with_model(4));
     const std::uint64_t base = 0x10000000, bytes = 256 * 1024;
     std::uint64_t loads = 0;
     Cycle start = 0;
@@ -361,7 +361,7 @@ TEST(CoreCache, PrescottStreamsFromTheL2AtALineEveryThreeAndAHalfCycles) {
 }
 
 TEST(CoreCache, DtlbMissesWalkAndTagLoadsAndStores) {
-    Harness h(2, false, false);
+    Harness h;
     for (unsigned i = 0; i < 100; ++i) h.run(load(0x401000, 0x80000000 + std::uint64_t{i} * 4096, 4, 0, reg_gpr(0)));
     EXPECT_EQ(h.totals().count(EventId::PageWalkType, 0), 100u);  // DTMISS
     EXPECT_EQ(h.totals().causes[cause_index(kReplayDtlbMiss)], 100u);
@@ -374,7 +374,7 @@ TEST(CoreCache, DtlbMissesWalkAndTagLoadsAndStores) {
 }
 
 TEST(CoreCache, StoresMakeL2LinesModified) {
-    Harness h(2, false, false);
+    Harness h;
     h.run(alu(0x401000, 0, 0));  // the code line
     h.run(store(0x401003, 0xA0000000, 4, 0));           // write miss in the L2: RFO
     EXPECT_EQ(h.totals().count(EventId::BsqCacheReference, 10), 1u);  // WR_2ndL_MISS

@@ -1,6 +1,6 @@
 // Counting as the SDM describes it: ESCR T0/T1 x OS/USR qualification for thread-specific and thread-independent
 // events, the 4-bit bus, intervals, 40-bit wrap, enable/disable attribution, and the extended-cascade bit.
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu::test {
 namespace {
@@ -11,8 +11,8 @@ class PmuCounting : public PmuTest {};
 // when the bit of that logical processor and privilege is set; a thread-independent one when any bit of that
 // privilege is set.
 TEST_F(PmuCounting, ThreadAndPrivilegeQualificationTsAndTi) {
-    PmuConfig ht;
-    ht.hyper_threading = true;
+    PmuConfig ht = test_config();
+    ht.machine.hyper_threading = true;
     const unsigned ts_mmtp = mask_bit("branch_retired", "MMTP");
     const unsigned ti_all = mask_bit("x87_FP_uop", "ALL");
     for (unsigned tbits = 0; tbits < 16; ++tbits) {
@@ -185,8 +185,8 @@ TEST_F(PmuCounting, CoreRecordsOfPmuOwnedEventsAreIgnored) {
 
 TEST_F(PmuCounting, InstrCompletedExistsOnlyFromPrescott) {
     for (unsigned model : {2u, 3u}) {
-        PmuConfig c;
-        c.model = model;
+        PmuConfig c = test_config();
+        c.machine.model = model;
         reset(c);
         program(12, "CRU_ESCR0", "instr_completed", {"NBOGUS"});
         feed(instruction(0x10, 5));

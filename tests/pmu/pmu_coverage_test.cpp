@@ -5,7 +5,7 @@
 // what it checks does not depend on that table: WC_Buffer and TC_deliver_mode's IB bit are "not modelled" here,
 // and only global_power_events and TC_deliver_mode depend on timing (pmu_tier_test.cpp).
 #include "emulator/model/coverage.h"
-#include "tests/emulator/pmu_test_util.h"
+#include "tests/pmu/pmu_test_util.h"
 
 namespace netburst::emu {
 
