@@ -29,17 +29,7 @@ libnetburst_component_a_SOURCES = \
 	$(NB)/component/api.cpp
 EXTRA_DIST += $(NB)/Rules.netburst $(NB)/netburst_papi.c
 
-# Unit tests of the component core without PAPI, partly against an in-process emulator.
-check_PROGRAMS += tests/unit/component_tests
-tests_unit_component_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) -I$(top_srcdir)
-tests_unit_component_tests_LDADD = libnetburst_component.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
-tests_unit_component_tests_SOURCES = \
-	tests/unit/component/in_process.h \
-	tests/unit/component/registry_test.cpp \
-	tests/unit/component/counter_extension_test.cpp \
-	tests/unit/component/detect_test.cpp \
-	tests/unit/component/event_set_test.cpp
-TESTS += tests/unit/component_tests
+include $(srcdir)/tests/component/local.mk
 
 .PHONY: papi-build papi-install papi-clean
 

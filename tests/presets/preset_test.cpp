@@ -101,3 +101,4 @@ TEST(Presets, SectionsForEveryConfiguration) {
     EXPECT_EQ(presets_for(false, FpVariant::Sse).size() + 3, presets_for(true, FpVariant::Sse).size());
     EXPECT_EQ(find_preset(presets_for(false, FpVariant::Sse), "PAPI_L3_TCM"), nullptr);
 }
+
