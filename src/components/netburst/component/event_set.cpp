@@ -203,12 +203,6 @@ private:
     std::uint8_t was_;
 };
 
-// An interrupting counter starts in the upper half of its range (at most 2^31 events short of the wrap), so a
-// value in the lower half has wrapped since it was started.
-bool wrapped_since_start(std::uint64_t raw) {
-    return (raw & kCounterValueMask) < (std::uint64_t{1} << (kCounterWidthBits - 1));
-}
-
 // The handler's work for an overflow of the counters in `mask`: their counts brought up to date, then each counter
 // started again so that it wraps `threshold` events after the previous wrap, counting the events that came while
 // the interrupt was on its way (what is left of the period, or a whole one when more than a period went by), and
@@ -221,13 +215,7 @@ IoStatus reload(Backend& backend, nb_event_set* set, CounterMask mask) {
     for (CounterMask left = mask; left != 0; left &= left - 1) {
         const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
         fold(set, c, cccr[c], raw[c]);
-        const std::int64_t period = static_cast<std::int64_t>(set->threshold[c]);
-        const std::uint64_t value = raw[c] & kCounterValueMask;
-        const std::int64_t overrun = wrapped_since_start(value) ? static_cast<std::int64_t>(value) : 0;
-        std::int64_t rest = period - overrun;
-        if (rest <= -period) rest = period;
-        else if (rest <= 0) rest += period;
-        const std::uint64_t start = overflow_start_value(static_cast<std::uint64_t>(rest));
+        const std::uint64_t start = overflow_reload_value(set->threshold[c], raw[c]);
         s = backend.write_msr(kCounters[c].counter_msr, start);
         if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
         if (s != IoStatus::Ok) return s;
