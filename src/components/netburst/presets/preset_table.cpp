@@ -1,6 +1,8 @@
 // The preset recipes. See preset_table.h and doc/presets.md.
 #include "presets/preset_table.h"
 
+#include "table/ascii.h"
+
 namespace netburst {
 
 namespace {
@@ -212,6 +214,16 @@ const char* fp_variant_name(FpVariant v) {
     case FpVariant::X87SseDp: return "x87_sse_dp";
     }
     return "?";
+}
+
+bool parse_fp_variant(const char* text, FpVariant* out) {
+    for (unsigned v = 0; v < kNumFpVariants; ++v) {
+        if (ascii_iequal(text, fp_variant_name(static_cast<FpVariant>(v)))) {
+            *out = static_cast<FpVariant>(v);
+            return true;
+        }
+    }
+    return false;
 }
 
 std::vector<PresetDef> presets_for(bool with_l3, FpVariant fp) {
