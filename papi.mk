@@ -25,7 +25,10 @@ libnetburst_component_a_SOURCES = \
 	$(NB)/component/native_registry.h $(NB)/component/native_registry.cpp \
 	$(NB)/component/preset_choice.h $(NB)/component/preset_choice.cpp \
 	$(NB)/component/component.h $(NB)/component/component.cpp \
-	$(NB)/component/event_set.h $(NB)/component/event_set.cpp \
+	$(NB)/component/event_set.h $(NB)/component/event_set.cpp $(NB)/component/set_state.h \
+	$(NB)/component/ds_area.h $(NB)/component/ds_area.cpp \
+	$(NB)/component/overflow_reload.h $(NB)/component/overflow_reload.cpp \
+	$(NB)/component/pebs_samples.h $(NB)/component/pebs_samples.cpp \
 	$(NB)/component/api.cpp
 EXTRA_DIST += $(NB)/Rules.netburst $(NB)/netburst_papi.c
 
