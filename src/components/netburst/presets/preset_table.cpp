@@ -207,19 +207,26 @@ const char* papi_derivation_name(PresetDerivation d) {
     return "?";
 }
 
+namespace {
+
+// The variants' names, read both ways.
+constexpr struct {
+    FpVariant variant;
+    const char* name;
+} kFpVariantNames[kNumFpVariants] = {{FpVariant::Sse, "sse"}, {FpVariant::X87, "x87"}, {FpVariant::X87SseDp, "x87_sse_dp"}};
+
+}  // namespace
+
 const char* fp_variant_name(FpVariant v) {
-    switch (v) {
-    case FpVariant::Sse: return "sse";
-    case FpVariant::X87: return "x87";
-    case FpVariant::X87SseDp: return "x87_sse_dp";
-    }
+    for (const auto& n : kFpVariantNames)
+        if (n.variant == v) return n.name;
     return "?";
 }
 
 bool parse_fp_variant(const char* text, FpVariant* out) {
-    for (unsigned v = 0; v < kNumFpVariants; ++v) {
-        if (ascii_iequal(text, fp_variant_name(static_cast<FpVariant>(v)))) {
-            *out = static_cast<FpVariant>(v);
+    for (const auto& n : kFpVariantNames) {
+        if (ascii_iequal(text, n.name)) {
+            *out = n.variant;
             return true;
         }
     }
