@@ -15,7 +15,7 @@ NB_COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fPIC -fvisibility=hidden -fvisibility-in
 noinst_LIBRARIES += libnetburst_component.a
 libnetburst_component_a_CXXFLAGS = $(NB_COMPONENT_CXXFLAGS)
 libnetburst_component_a_SOURCES = \
-	$(NB)/backend/backend.h \
+	$(NB)/backend/interface.h $(NB)/backend/backend.h \
 	$(NB)/backend/emulator_backend.h $(NB)/backend/emulator_backend.cpp \
 	$(NB)/backend/cpu_probe.h $(NB)/backend/cpu_probe.cpp \
 	$(NB)/backend/msr_device.h $(NB)/backend/msr_device.cpp \
