@@ -26,7 +26,7 @@ libnetburst_component_a_SOURCES = \
 	$(NB)/component/preset_choice.h $(NB)/component/preset_choice.cpp \
 	$(NB)/component/component.h $(NB)/component/component.cpp \
 	$(NB)/component/event_set.h $(NB)/component/event_set.cpp $(NB)/component/set_state.h \
-	$(NB)/component/ds_area.h $(NB)/component/ds_area.cpp \
+	$(NB)/component/ds_area.h \
 	$(NB)/component/overflow_reload.h $(NB)/component/overflow_reload.cpp \
 	$(NB)/component/pebs_samples.h $(NB)/component/pebs_samples.cpp \
 	$(NB)/component/api.cpp

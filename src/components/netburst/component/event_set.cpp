@@ -114,6 +114,25 @@ int program_and_check(ComponentState& component, const nb_event_set* set, std::s
 
 }  // namespace
 
+bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
+    raw &= kCounterValueMask;
+    if (pebs_counting(set, c)) {
+        set->total[c] = pebs_total(set, raw);
+        set->last_raw[c] = raw;
+        return false;
+    }
+    if (set->overflow_counters & counter_bit(c)) {
+        set->total[c] += counter_delta(set->last_raw[c], raw, false);
+        set->last_raw[c] = raw;
+        return false;
+    }
+    const bool overflowed = cccr_overflowed(cccr);
+    set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
+    const bool acknowledge = overflowed || raw < set->last_raw[c];
+    set->last_raw[c] = raw;
+    return acknowledge;
+}
+
 void init_event_set(nb_event_set* set, int domain) {
     std::memset(set, 0, sizeof *set);
     set->domain = domain;

@@ -9,52 +9,6 @@
 
 namespace netburst::component {
 
-namespace {
-
-// The handler's work for an overflow of the counters in `mask`: their counts brought up to date, then each counter
-// started again so that it wraps `threshold` events after the previous wrap, counting the events that came while
-// the interrupt was on its way (what is left of the period, or a whole one when more than a period went by), and
-// its OVF flag cleared. The few events between the read and the write (the handler's own instructions, for an
-// instruction count) are not counted.
-IoStatus reload(Backend& backend, nb_event_set* set, CounterMask mask) {
-    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
-    IoStatus s = backend.read_counters(mask, cccr, raw);
-    if (s != IoStatus::Ok) return s;
-    for (CounterMask left = mask; left != 0; left &= left - 1) {
-        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
-        fold(set, c, cccr[c], raw[c]);
-        const std::uint64_t start = overflow_reload_value(set->threshold[c], raw[c]);
-        s = backend.write_msr(kCounters[c].counter_msr, start);
-        if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
-        if (s != IoStatus::Ok) return s;
-        set->last_raw[c] = start;
-    }
-    return IoStatus::Ok;
-}
-
-}  // namespace
-
-bool interrupts(const nb_event_set* set) { return set->overflow_counters != 0 || set->pebs_armed; }
-
-void settle_reloads(Backend& backend, nb_event_set* set) {
-    for (;;) {
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        const CounterMask owed = set->reload_owed;
-        if (owed == 0) return;
-        set->reload_owed = 0;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        if (set->running) reload(backend, set, owed);
-    }
-}
-
-void start_overflow_counters(nb_event_set* set) {
-    for (CounterMask left = set->overflow_counters; left != 0; left &= left - 1) {
-        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
-        set->last_raw[c] = overflow_start_value(set->threshold[c]);
-    }
-    set->reload_owed = 0;
-}
-
 int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigned event, long long threshold) {
     if (event >= set->num_events || threshold < 0 || threshold > (1ll << 31) || set->running) return NB_STATUS_INVALID;
     if (component.backend().interrupt_signal() == 0 || !component.cpu().per_thread_pmu) return NB_STATUS_UNSUPPORTED;
