@@ -17,7 +17,6 @@ libnetburst_component_a_SOURCES += \
 	$(NB)/component/claim.h $(NB)/component/claim.cpp
 # NETBURST_DATADIR: where the allow-lists are installed, for the advice in papi_component_avail.
 libnetburst_component_a_CXXFLAGS += $(HWLOC_CFLAGS) -DNETBURST_DATADIR='"$(pkgdatadir)"'
-tests_unit_component_tests_LDADD += $(HWLOC_LIBS)
 
 # --- The msr-safe allow-lists: data/msr-safe/al_0F_<model>, generated, installed under share/papi-netburst ------
 bin_PROGRAMS += netburst-msr-allowlist
@@ -36,29 +35,15 @@ msr-allowlists: netburst-msr-allowlist$(EXEEXT)
 .PHONY: msr-allowlists
 
 # --- Tests: fake /dev/cpu directories, recorded writes, synthetic topologies ------------------------------------
-check_PROGRAMS += tests/unit/msr_tests
-tests_unit_msr_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS) -I$(top_srcdir)
-tests_unit_msr_tests_LDADD = libnetburst_component.a $(CORE_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
-tests_unit_msr_tests_SOURCES = \
-	tests/unit/msr/fake_machine.h tests/unit/msr/fake_machine.cpp \
-	tests/unit/msr/allowlist_test.cpp \
-	tests/unit/msr/topology_test.cpp \
-	tests/unit/msr/rdpmc_test.cpp \
-	tests/unit/msr/environment_test.cpp \
-	tests/unit/msr/msr_backend_test.cpp \
-	tests/unit/msr/restore_test.cpp \
-	tests/unit/msr/msr_detect_test.cpp \
-	tests/unit/msr/msr_component_test.cpp
-TESTS += tests/unit/msr_tests
-EXTRA_DIST += tests/data/topology
+include $(srcdir)/tests/backend/local.mk
 
 # --- PAPI's tools on a fake Pentium 4 (only when PAPI is built) -----------------------------------------------
 if WITH_PAPI
 check_PROGRAMS += tests/integration/papi/msr_papi_test
 tests_integration_papi_msr_papi_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS) -I$(top_srcdir) \
-	-I$(top_srcdir)/tests/unit/msr
+	-I$(top_srcdir)/tests/backend
 tests_integration_papi_msr_papi_test_LDADD = libnetburst_component.a $(CORE_LIBS) $(HWLOC_LIBS) $(GTEST_LIBS)
 tests_integration_papi_msr_papi_test_SOURCES = tests/integration/papi/msr_papi_test.cpp \
-	tests/unit/msr/fake_machine.h tests/unit/msr/fake_machine.cpp
+	tests/backend/fake_machine.h tests/backend/fake_machine.cpp
 TESTS += tests/integration/papi/msr_papi_test
 endif

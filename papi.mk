@@ -15,7 +15,7 @@ NB_COMPONENT_CXXFLAGS = $(AM_CXXFLAGS) -fPIC -fvisibility=hidden -fvisibility-in
 noinst_LIBRARIES += libnetburst_component.a
 libnetburst_component_a_CXXFLAGS = $(NB_COMPONENT_CXXFLAGS)
 libnetburst_component_a_SOURCES = \
-	$(NB)/backend/backend.h \
+	$(NB)/backend/interface.h $(NB)/backend/backend.h \
 	$(NB)/backend/emulator_backend.h $(NB)/backend/emulator_backend.cpp \
 	$(NB)/backend/cpu_probe.h $(NB)/backend/cpu_probe.cpp \
 	$(NB)/backend/msr_device.h $(NB)/backend/msr_device.cpp \
@@ -25,21 +25,14 @@ libnetburst_component_a_SOURCES = \
 	$(NB)/component/native_registry.h $(NB)/component/native_registry.cpp \
 	$(NB)/component/preset_choice.h $(NB)/component/preset_choice.cpp \
 	$(NB)/component/component.h $(NB)/component/component.cpp \
-	$(NB)/component/event_set.h $(NB)/component/event_set.cpp \
+	$(NB)/component/event_set.h $(NB)/component/event_set.cpp $(NB)/component/set_state.h \
+	$(NB)/component/ds_area.h \
+	$(NB)/component/overflow_reload.h $(NB)/component/overflow_reload.cpp \
+	$(NB)/component/pebs_samples.h $(NB)/component/pebs_samples.cpp \
 	$(NB)/component/api.cpp
 EXTRA_DIST += $(NB)/Rules.netburst $(NB)/netburst_papi.c
 
-# Unit tests of the component core without PAPI, partly against an in-process emulator.
-check_PROGRAMS += tests/unit/component_tests
-tests_unit_component_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) -I$(top_srcdir)
-tests_unit_component_tests_LDADD = libnetburst_component.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
-tests_unit_component_tests_SOURCES = \
-	tests/unit/component/in_process.h \
-	tests/unit/component/registry_test.cpp \
-	tests/unit/component/counter_extension_test.cpp \
-	tests/unit/component/detect_test.cpp \
-	tests/unit/component/event_set_test.cpp
-TESTS += tests/unit/component_tests
+include $(srcdir)/tests/component/local.mk
 
 .PHONY: papi-build papi-install papi-clean
 

@@ -7,7 +7,7 @@
  *   mpirun -np 4 netburst-run -e PAPI_TOT_INS --json -o counts.%r.json -- ./stencil --no-papi [NX NY SWEEPS]
  *
  * PAPI writes papi_hl_output/rank_NNNNNN.json for each rank, with an entry for every begin/end pair of a region
- * (netburst-run --merge adds the entries of a region up):
+ * (netburst-run merge adds the entries of a region up):
  *   "solve"  every sweep, halo exchanges included; its counts vary from run to run with how long each rank
  *            waits for its neighbours (MPI polls while it waits)
  *   "halo"   each exchange of edge rows

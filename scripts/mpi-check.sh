@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The MPI example (examples/stencil.c) under mpirun on localhost with 2 and 4 ranks, each rank on its own emulated
 # Pentium 4 (doc/mpi.md). Checks that every rank wrote its files (PAPI's rank_NNNNNN.json, netburst-run's
-# counts.RANK.json through -o counts.%r.json), that netburst-run --merge reads both kinds, that netburst-run record
+# counts.RANK.json through -o counts.%r.json), that netburst-run merge reads both kinds, that netburst-run record
 # -o perf.%r.data gives each rank a perf.data that perf report reads, and that each rank's instructions match its
 # share of the grid (tests/mpi/check_stencil_ranks.cpp).
 #
@@ -61,8 +61,8 @@ for np in 2 4; do
     [ -s "$ours" ] || fail "$np ranks: netburst-run wrote no $ours"
     files+=("$ours" "$papi")
   done
-  "$build/netburst-run" --merge "${files[@]}"
-  merged=$("$build/netburst-run" --merge --json "${files[@]}")
+  "$build/netburst-run" merge "${files[@]}"
+  merged=$("$build/netburst-run" merge --json "${files[@]}")
   # Both kinds on every rank: netburst-run's whole-program count and PAPI's region.
   for what in '"region": null,\s*"event": "PAPI_TOT_INS"' '"region": "sweep",\s*"event": "PAPI_TOT_INS"'; do
     tr -d '\n' <<<"$merged" | grep -Pq "$what" || fail "$np ranks: the merged JSON has no $what"

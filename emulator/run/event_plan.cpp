@@ -73,15 +73,6 @@ bool fits(const std::vector<EventRequest>& set, const AllocContext& ctx) {
 
 }  // namespace
 
-bool parse_fp_variant(const std::string& text, FpVariant* out) {
-    for (unsigned v = 0; v < kNumFpVariants; ++v)
-        if (text == fp_variant_name(static_cast<FpVariant>(v))) {
-            *out = static_cast<FpVariant>(v);
-            return true;
-        }
-    return false;
-}
-
 Result<FpVariant> fp_variant_from_environment(FpVariant fallback) {
     const char* text = std::getenv("PAPI_NETBURST_FP");
     if (!text || !*text) return fallback;

@@ -57,9 +57,8 @@ Result<EventPlan> plan_events(const std::vector<std::string>& names, const PlanO
 // minus the others).
 std::int64_t combine_terms(const UserEvent& event, const std::vector<std::uint64_t>& term_values);
 
-// "sse", "x87", "x87_sse_dp": the FP preset variant, as $PAPI_NETBURST_FP spells it. Returns false if unknown.
-bool parse_fp_variant(const std::string& text, FpVariant* out);
-// The variant $PAPI_NETBURST_FP asks for (`fallback` when it is unset or empty), or an error naming the choices.
+// The variant $PAPI_NETBURST_FP asks for (`fallback` when it is unset or empty; parse_fp_variant's rule), or an
+// error naming the choices.
 Result<FpVariant> fp_variant_from_environment(FpVariant fallback);
 
 }  // namespace netburst::emu::run

@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <vector>
 
+#include "emulator/run/progress.h"
 #include "emulator/valgrind/program_file.h"
 
 #ifndef NB_VALGRIND_TOOLDIR
@@ -202,6 +204,50 @@ Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std
         c.status = WEXITSTATUS(status);
     }
     return c;
+}
+
+namespace {
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+}  // namespace
+
+bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, LaunchFailure* failure) {
+    Launch launch;
+    if (!find_launch(run.command[0], &launch, failure)) return false;
+    if (auto made = dir->create(); !made) {
+        *failure = {made.error().message, kExitOwnError};
+        return false;
+    }
+    const ToolOptions& o = run.options;
+    std::vector<std::string> args = {launch.valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model)};
+    args.insert(args.end(), run.tool_args.begin(), run.tool_args.end());
+    args.insert(args.end(), {"--kernel-model=" + yes_no(o.kernel_model), "--timer-tick=" + std::to_string(o.timer_tick),
+                             "--trace-children=" + yes_no(o.children), "--results=" + dir->path()});
+    if (run.program) {
+        auto program_file = write_event_program(*run.program, dir->path());
+        if (!program_file) {
+            *failure = {program_file.error().message, kExitOwnError};
+            return false;
+        }
+        args.push_back("--program=" + *program_file);
+    }
+    const bool progress = o.progress && isatty(STDERR_FILENO);
+    if (progress) args.push_back("--progress=" + dir->path());
+    args.insert(args.end(), o.valgrind_options.begin(), o.valgrind_options.end());
+    args.push_back("--");
+    args.insert(args.end(), run.command.begin(), run.command.end());
+
+    ProgressLine line(dir->path());
+    auto ran = progress ? run_and_wait(args, launch.tool_dir, [&line] { line.update(); })
+                        : run_and_wait(args, launch.tool_dir);
+    line.clear();
+    if (!ran) {
+        *failure = {ran.error().message, kExitOwnError};
+        return false;
+    }
+    *ended = *ran;
+    return true;
 }
 
 }  // namespace netburst::emu::run

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/run/run_options.h"
 #include "events/status.h"
 
 namespace netburst::emu::vg {
@@ -12,12 +13,6 @@ struct EventProgram;
 }
 
 namespace netburst::emu::run {
-
-// Exit statuses of netburst-run's own failures; otherwise it exits with the program's status (128 + the signal
-// number when a signal killed it), as a shell would.
-constexpr int kExitOwnError = 125;
-constexpr int kExitNotExecutable = 126;
-constexpr int kExitNotFound = 127;
 
 // The valgrind launcher: $NETBURST_VALGRIND, else `valgrind` on the PATH. The error says which package to install.
 Result<std::string> find_valgrind();
@@ -58,6 +53,10 @@ struct ChildStatus {
     long pid = 0;    // the program's process id (Valgrind runs it in the process netburst-run started)
     bool signaled = false;
     int status = 0;  // exit status, or the signal number
+    // As a shell reports it: the exit status, or 128 + the signal number.
+    int exit_status() const { return signaled ? 128 + status : status; }
+    // When the tool's results show the program never ran under the emulator: its own failure, else ours.
+    int exit_status_not_emulated() const { return status != 0 || signaled ? exit_status() : kExitOwnError; }
 };
 
 // Runs argv with VALGRIND_LIB set and waits. While it runs, netburst-run ignores SIGINT and SIGQUIT (the program
@@ -65,5 +64,18 @@ struct ChildStatus {
 // times a second until the program ends (the progress line).
 Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib,
                                  const std::function<void()>& while_running = nullptr);
+
+// One run of a program under the tool, as counting runs and `record` start it.
+struct ToolRun {
+    ToolOptions options;
+    std::vector<std::string> tool_args;         // the subcommand's own tool options (--ht=no, --pmi-skid=N, ...)
+    const vg::EventProgram* program = nullptr;  // the events the tool applies (nullptr: none)
+    std::vector<std::string> command;
+};
+
+// Runs `run.command` under the tool and waits, with the progress line when asked for and standard error is a
+// terminal: finds valgrind, the tool and the program, creates `dir` and writes the event program into it; the
+// tool writes its results (and samples) there. On failure *failure says why and with what status to end.
+bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, LaunchFailure* failure);
 
 }  // namespace netburst::emu::run

@@ -30,7 +30,7 @@ std::string median_text(double m) {
 
 std::string format_merged_text(const MergedTable& t) {
     std::ostringstream o;
-    o << "\n netburst-run --merge: " << t.ranks.size() << (t.ranks.size() == 1 ? " rank, " : " ranks, ")
+    o << "\n netburst-run merge: " << t.ranks.size() << (t.ranks.size() == 1 ? " rank, " : " ranks, ")
       << t.files.size() << (t.files.size() == 1 ? " file\n" : " files\n");
     constexpr std::size_t kPerLine = 4;  // rank values per line, so that 64 ranks still read as a column
     for (const MergedEvent& e : t.events) {

@@ -1,4 +1,4 @@
-// How `netburst-run --merge` prints the merged table: a block per event (text) or the same as JSON.
+// How `netburst-run merge` prints the merged table: a block per event (text) or the same as JSON.
 #pragma once
 
 #include <string>

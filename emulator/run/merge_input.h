@@ -1,4 +1,4 @@
-// The per-rank files `netburst-run --merge` reads: netburst-run's own JSON reports (-o counts.%r.json --json) and
+// The per-rank files `netburst-run merge` reads: netburst-run's own JSON reports (-o counts.%r.json --json) and
 // the JSON PAPI's high-level API writes for each rank (papi_hl_output/rank_NNNNNN.json). Both become a list of
 // readings (region, event, value) for one rank.
 #pragma once

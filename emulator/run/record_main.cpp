@@ -15,14 +15,11 @@
 #include "emulator/run/callgrind_out.h"
 #include "emulator/run/launch.h"
 #include "emulator/run/perf_data.h"
-#include "emulator/run/progress.h"
 #include "emulator/run/report.h"
 #include "emulator/run/sample_input.h"
 #include "emulator/run/output_pattern.h"
 #include "emulator/run/sample_plan.h"
-#include "emulator/valgrind/kernel_model.h"
 #include "emulator/valgrind/shadow_stack.h"
-#include "table/cpu_model.h"
 
 namespace netburst::emu::run {
 
@@ -82,108 +79,71 @@ struct RecordOptions {
     std::string callgrind;
     bool callchain = false;
     bool data = false;  // -d: perf's "sample addresses": PEBS samples carry them anyway
-    unsigned model = kDefaultModel;
     long pmi_skid = -1;
-    bool kernel_model = true;
-    std::uint64_t timer_tick = vg::kDefaultTimerTick;
-    bool children = true;
-    bool progress = true;
     bool quiet = false;
-    std::vector<std::string> valgrind_options;
+    ToolOptions tool;
     std::vector<std::string> command;
 };
 
-[[noreturn]] void fail(const std::string& message, int status = kExitOwnError) {
-    std::cerr << "netburst-run record: " << message << "\n";
-    std::exit(status);
-}
+constexpr const char* kName = "netburst-run record";
 
-[[noreturn]] void usage_error(const std::string& message) {
-    std::cerr << "netburst-run record: " << message << "\nTry 'netburst-run record --help'.\n";
-    std::exit(kExitOwnError);
-}
+[[noreturn]] void fail(const std::string& message) { std::exit(failed(kName, message)); }
 
 std::uint64_t number_option(const char* name, const char* text) {
     char* end = nullptr;
     const unsigned long long n = std::strtoull(text, &end, 10);
-    if (!*text || *end || text[0] == '-') usage_error(std::string(name) + " " + text + ": expected a number");
+    if (!*text || *end || text[0] == '-') usage_error(kName, std::string(name) + " " + text + ": expected a number");
     return n;
 }
 
 RecordOptions parse(int argc, char** argv) {
-    enum { kCallgrind = 256, kModel, kSkid, kKernelModel, kTimerTick, kNoChildren, kNoProgress, kValgrindOption,
-           kCallGraph };
-    static const option kLong[] = {
-        {"event", required_argument, nullptr, 'e'},      {"count", required_argument, nullptr, 'c'},
-        {"output", required_argument, nullptr, 'o'},     {"callgrind", required_argument, nullptr, kCallgrind},
-        {"model", required_argument, nullptr, kModel},   {"pmi-skid", required_argument, nullptr, kSkid},
-        {"kernel-model", required_argument, nullptr, kKernelModel},
-        {"timer-tick", required_argument, nullptr, kTimerTick},
-        {"no-children", no_argument, nullptr, kNoChildren}, {"no-progress", no_argument, nullptr, kNoProgress},
-        {"quiet", no_argument, nullptr, 'q'},
-        {"valgrind-option", required_argument, nullptr, kValgrindOption},
-        {"freq", required_argument, nullptr, 'F'},       {"data", no_argument, nullptr, 'd'},       {"call-graph", required_argument, nullptr, kCallGraph},
-        {"help", no_argument, nullptr, 'h'},             {nullptr, 0, nullptr, 0}};
+    enum { kCallgrind = 256, kSkid, kCallGraph };
     RecordOptions o;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+e:c:o:qF:gdh", kLong, nullptr)) != -1) {
+    auto take = [&o](int c, const char* arg) {
         switch (c) {
-        case 'e': o.events.emplace_back(optarg); break;
+        case 'e': o.events.emplace_back(arg); return true;
         case 'c':
-            o.period = number_option("-c", optarg);
-            if (o.period == 0) usage_error("-c 0: give a period of 1 or more events");
-            break;
-        case 'o': o.output = optarg; break;
-        case kCallgrind: o.callgrind = optarg; break;
-        case kModel: {
-            const std::uint64_t m = number_option("--model", optarg);
-            if (m > 15 || !model_exists(static_cast<unsigned>(m)))
-                usage_error(std::string("--model ") + optarg + ": NetBurst models are 0, 1, 2, 3, 4 and 6");
-            o.model = static_cast<unsigned>(m);
-            break;
-        }
+            o.period = number_option("-c", arg);
+            if (o.period == 0) usage_error(kName, "-c 0: give a period of 1 or more events");
+            return true;
+        case 'o': o.output = arg; return true;
+        case kCallgrind: o.callgrind = arg; return true;
         case kSkid: {
-            const std::uint64_t s = number_option("--pmi-skid", optarg);
-            if (s > 100000) usage_error("--pmi-skid: 0 to 100000 cycles");
+            const std::uint64_t s = number_option("--pmi-skid", arg);
+            if (s > 100000) usage_error(kName, "--pmi-skid: 0 to 100000 cycles");
             o.pmi_skid = static_cast<long>(s);
-            break;
+            return true;
         }
-        case kKernelModel:
-            if (std::string(optarg) == "yes") o.kernel_model = true;
-            else if (std::string(optarg) == "no") o.kernel_model = false;
-            else usage_error("--kernel-model takes yes or no");
-            break;
-        case kTimerTick: o.timer_tick = number_option("--timer-tick", optarg); break;
-        case kNoChildren: o.children = false; break;
-        case kNoProgress: o.progress = false; break;
-        case 'q': o.quiet = true; break;
-        case kValgrindOption: o.valgrind_options.emplace_back(optarg); break;
+        case 'q': o.quiet = true; return true;
         case 'F':
-            o.frequency = number_option("-F", optarg);
-            if (o.frequency == 0) usage_error("-F 0: give a frequency of 1 or more samples a second");
-            break;
-        case 'g': o.callchain = true; break;
-        case 'd': o.data = true; break;
+            o.frequency = number_option("-F", arg);
+            if (o.frequency == 0) usage_error(kName, "-F 0: give a frequency of 1 or more samples a second");
+            return true;
+        case 'g': o.callchain = true; return true;
+        case 'd': o.data = true; return true;
         case kCallGraph: {
-            const std::string mode(optarg);
+            const std::string mode(arg);
             // perf's --call-graph=fp[,SIZE] and perf's record-mode spelling; the chain is the shadow stack's anyway.
             if (mode == "fp" || mode.rfind("fp,", 0) == 0) o.callchain = true;
-            else usage_error("--call-graph=" + mode + ": only fp (the chain comes from the emulator's shadow call "
-                             "stack; no dwarf or lbr unwinding)");
-            break;
+            else usage_error(kName, "--call-graph=" + mode + ": only fp (the chain comes from the emulator's shadow "
+                                    "call stack; no dwarf or lbr unwinding)");
+            return true;
         }
-        case 'h': std::cout << kUsage; std::exit(0);
-        default: usage_error("unknown option");
         }
-    }
-    for (int i = optind; i < argc; ++i) o.command.emplace_back(argv[i]);
+        return false;
+    };
+    o.command = parse_run_options(argc, argv, kName, kUsage, "e:c:o:qF:gd",
+                                  {{"event", required_argument, nullptr, 'e'}, {"count", required_argument, nullptr, 'c'},
+                                   {"output", required_argument, nullptr, 'o'},
+                                   {"callgrind", required_argument, nullptr, kCallgrind},
+                                   {"pmi-skid", required_argument, nullptr, kSkid}, {"quiet", no_argument, nullptr, 'q'},
+                                   {"freq", required_argument, nullptr, 'F'}, {"data", no_argument, nullptr, 'd'},
+                                   {"call-graph", required_argument, nullptr, kCallGraph}},
+                                  take, &o.tool);
     if (o.events.empty()) o.events.emplace_back("PAPI_TOT_CYC");  // perf record's default event: cycles
-    if (o.command.empty()) usage_error("no program to run");
+    if (o.command.empty()) usage_error(kName, "no program to run");
     return o;
 }
-
-std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
 // perf's habit: a new recording does not silently destroy the last one.
 void keep_old(const std::string& path) {
@@ -253,7 +213,7 @@ void explain_empty(const Profile& profile, const std::vector<std::uint64_t>& sam
 int record_main(int argc, char** argv) {
     const RecordOptions o = parse(argc, argv);
     SampleOptions so;
-    so.machine.model = o.model;
+    so.machine.model = o.tool.model;
     so.period = o.period;
     so.frequency = o.frequency;
     so.callchain = o.callchain;
@@ -272,36 +232,20 @@ int record_main(int argc, char** argv) {
         if (auto checked = expand_output_pattern(*pattern, process_pattern_context(0)); !checked)
             fail(checked.error().message);
 
-    Launch launch;
-    if (LaunchFailure f; !find_launch(o.command[0], &launch, &f)) fail(f.message, f.exit_status);
-
+    ToolRun tool_run;
+    tool_run.options = o.tool;
+    if (o.pmi_skid >= 0) tool_run.tool_args.push_back("--pmi-skid=" + std::to_string(o.pmi_skid));
+    tool_run.program = &plan->program;
+    tool_run.command = o.command;
     TempDir dir;
-    if (auto made = dir.create(); !made) fail(made.error().message);
-    auto program_file = write_event_program(plan->program, dir.path());
-    if (!program_file) fail(program_file.error().message);
-    const bool progress = o.progress && isatty(STDERR_FILENO);
-    std::vector<std::string> args = {launch.valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model),
-                                     "--kernel-model=" + yes_no(o.kernel_model),
-                                     "--timer-tick=" + std::to_string(o.timer_tick),
-                                     "--trace-children=" + yes_no(o.children), "--results=" + dir.path(),
-                                     "--program=" + *program_file};
-    if (o.pmi_skid >= 0) args.push_back("--pmi-skid=" + std::to_string(o.pmi_skid));
-    if (progress) args.push_back("--progress=" + dir.path());
-    for (const std::string& v : o.valgrind_options) args.push_back(v);
-    args.push_back("--");
-    args.insert(args.end(), o.command.begin(), o.command.end());
-
-    ProgressLine line(dir.path());
-    auto ran = progress ? run_and_wait(args, launch.tool_dir, [&line] { line.update(); }) : run_and_wait(args, launch.tool_dir);
-    line.clear();
-    if (!ran) fail(ran.error().message);
-    const int exit_status = ran->signaled ? 128 + ran->status : ran->status;
+    ChildStatus ran;
+    if (LaunchFailure f; !launch_under_tool(tool_run, &dir, &ran, &f)) return failed(kName, f.message, f.exit_status);
 
     auto totals = read_results(dir.path(), plan->program.num_events);
-    if (!totals) fail(totals.error().message);
+    if (!totals) return failed(kName, totals.error().message);
     if (totals->images == 0) {
         std::cerr << "netburst-run record: the program did not run under the emulator (see Valgrind's message above)\n";
-        return ran->status != 0 || ran->signaled ? exit_status : kExitOwnError;
+        return ran.exit_status_not_emulated();
     }
     Profile profile;
     profile.events = plan->events;
@@ -311,22 +255,23 @@ int record_main(int argc, char** argv) {
     }
     profile.machine = so.machine;
     profile.command = o.command;
-    if (auto read = read_samples_dir(dir.path(), &profile); !read) fail(read.error().message);
+    if (auto read = read_samples_dir(dir.path(), &profile); !read) return failed(kName, read.error().message);
 
     std::vector<std::string> cmdline = {"netburst-run"};
     for (int i = 0; i < argc; ++i) cmdline.emplace_back(argv[i]);
-    const PatternContext context = process_pattern_context(ran->pid);
+    const PatternContext context = process_pattern_context(ran.pid);
     const std::string output = *expand_output_pattern(o.output, context);
     const std::string callgrind = *expand_output_pattern(o.callgrind, context);
     keep_old(output);
-    if (auto w = write_perf_data(output, profile, perf_header_info(o.model, cmdline)); !w) fail(w.error().message);
+    if (auto w = write_perf_data(output, profile, perf_header_info(o.tool.model, cmdline)); !w)
+        return failed(kName, w.error().message);
     if (!callgrind.empty())
-        if (auto w = write_callgrind(callgrind, profile); !w) fail(w.error().message);
+        if (auto w = write_callgrind(callgrind, profile); !w) return failed(kName, w.error().message);
 
     const std::vector<std::uint64_t> samples = samples_per_event(profile);
     if (!o.quiet) print_summary(profile, samples, output + (callgrind.empty() ? "" : " and " + callgrind));
     explain_empty(profile, samples);
-    return exit_status;
+    return ran.exit_status();
 }
 
 }  // namespace netburst::emu::run

@@ -172,7 +172,7 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
     using json = nlohmann::ordered_json;
     json j;
     j["command"] = run.command;
-    // Which process of a parallel job this is: the key `netburst-run --merge` joins the ranks' reports on.
+    // Which process of a parallel job this is: the key `netburst-run merge` joins the ranks' reports on.
     if (run.rank >= 0) j["rank"] = run.rank;
     j["host"] = run.host;
     j["emulator"] = {{"model", run.machine.model},

@@ -9,6 +9,7 @@
 
 #include "emulator/tools/replay.h"
 #include "emulator/trace/trace_file.h"
+#include "events/status.h"
 #include "table/cpu_model.h"
 #include "table/hex.h"
 
@@ -17,8 +18,6 @@ namespace {
 using namespace netburst;
 using namespace netburst::emu;
 using json = nlohmann::ordered_json;
-
-enum ExitCode { kExitOk = 0, kExitConflict = 1, kExitBadInput = 2 };
 
 const char* kUsage =
     "Usage: netburst-emu replay TRACE [TRACE2] [--model N] [--l3] [--events EV,...] [--msr FILE] [--timing] [--json]\n"

@@ -102,15 +102,9 @@ void Sampler::rearm_iebs(Emulator& emu, unsigned lp, const SampledCounter& event
     std::uint64_t cccr = 0, value = 0;
     emu.read_msr(lp, regs.cccr_msr, &cccr);
     emu.read_msr(lp, regs.counter_msr, &value);
-    // The counter kept counting after it wrapped: `value` events of the next period have already happened (a
-    // value in the upper half means it has not wrapped, which a sampling counter's interrupt does not allow).
-    const std::int64_t period = static_cast<std::int64_t>(event.period);
-    const std::int64_t overrun = value < (std::uint64_t{1} << 39) ? static_cast<std::int64_t>(value) : 0;
-    std::int64_t left = period - overrun;
-    if (left <= -period) left = period;  // more than a whole period went by: start a fresh one
-    else if (left <= 0) left += period;
+    // The counter kept counting after it wrapped: what it counted since belongs to the next period.
     emu.write_msr(lp, regs.cccr_msr, cccr & ~(std::uint64_t{1} << kCccrOvfBit));
-    emu.write_msr(lp, regs.counter_msr, ((std::uint64_t{1} << 40) - static_cast<std::uint64_t>(left)) & kCounterMask);
+    emu.write_msr(lp, regs.counter_msr, overflow_reload_value(event.period, value));
 }
 
 void Sampler::take_pebs(const PebsRecord& record) {

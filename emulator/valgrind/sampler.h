@@ -121,7 +121,6 @@ public:
     std::uint64_t lost() const { return lost_; }
 
 private:
-    static constexpr std::uint64_t kCounterMask = (std::uint64_t{1} << 40) - 1;
     // Each exact counter's increase since the last look goes to the last instruction run (events the machine
     // reports when it serialises, at a thread switch or an interrupt, belong to the instructions before it).
     void settle() {
@@ -129,7 +128,7 @@ private:
         for (unsigned i = 0; i < spec_.num_events; ++i) {
             const std::uint64_t v = exact_->counter_value(spec_.events[i].exact_counter);
             if (v == last_exact_[i]) continue;
-            const std::uint64_t n = (v - last_exact_[i]) & kCounterMask;
+            const std::uint64_t n = (v - last_exact_[i]) & kCounterValueMask;
             counts_.add(last_pc_, i, n);
             if (stack_) stack_->add_exact(n, i);
             last_exact_[i] = v;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../unit/schedule_checker.h"
+#include "../alloc/schedule_checker.h"
 #include "alloc/allocator.h"
 #include "events/parser.h"
 

@@ -5,15 +5,20 @@
 //
 // Environment (set by make check): NETBURST_RUN, the netburst-run to test; NB_GUESTS, the directory of the
 // built guest programs.
+#include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -632,6 +637,114 @@ TEST(Launcher, UnknownPresetsGetSuggestions) {
     EXPECT_NE(o.err.find("did you mean PAPI_L1_DCM"), std::string::npos) << o.err;
 }
 
+// $PAPI_NETBURST_FP follows the component's rule: a variant's name in any case; anything else is refused.
+TEST(Launcher, FpVariantFromTheEnvironmentInAnyCase) {
+    const std::vector<std::string> argv = {netburst_run(), "-e", "PAPI_FP_INS", "-o", "/dev/null", guest("guest_loops"),
+                                           "exit", "0"};
+    EXPECT_EQ(run(argv, 60, {"PAPI_NETBURST_FP=X87"}).status, 0);
+    EXPECT_EQ(run(argv, 60, {"PAPI_NETBURST_FP=x87_sse_dp"}).status, 0);
+    const Outcome bad = run(argv, 60, {"PAPI_NETBURST_FP=avx"});
+    EXPECT_EQ(bad.status, 125);
+    EXPECT_NE(bad.err.find("expected sse, x87 or x87_sse_dp"), std::string::npos) << bad.err;
+}
+
+// ---- Temporary files --------------------------------------------------------------------------------------------
+
+// Runs argv with standard error on a pseudo-terminal (netburst-run draws its progress line only on a terminal) and
+// standard output on /dev/null; returns the exit status and, in *terminal, what was written to the terminal.
+int run_on_terminal(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
+                    std::string* terminal) {
+    const int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) return -1;
+    const std::string slave = ptsname(master);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int err = open(slave.c_str(), O_RDWR | O_NOCTTY);
+        const int out = open("/dev/null", O_WRONLY);
+        dup2(err, 2);
+        dup2(out, 1);
+        close(master);
+        for (const std::string& e : extra_env) putenv(const_cast<char*>(e.c_str()));
+        std::vector<char*> args;
+        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    // Reading the master side ends with EIO once every process holding the terminal has closed it.
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = read(master, buf, sizeof buf);
+        if (n > 0) terminal->append(buf, static_cast<std::size_t>(n));
+        else if (n < 0 && errno == EINTR) continue;
+        else break;
+    }
+    close(master);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+std::vector<std::string> entries_of(const std::string& dir) {
+    std::vector<std::string> names;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d))
+            if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.emplace_back(e->d_name);
+        closedir(d);
+    }
+    return names;
+}
+
+// netburst-run keeps the event program, the tool's results, samples and progress counts in a directory of its own
+// under $TMPDIR, and removes it however the run ends: with -e, with the progress line, record, a program that fails
+// or crashes, and netburst-run failing after the run (a report it cannot write).
+TEST(Launcher, LeavesNothingInTmpdir) {
+    TempDir dir;
+    struct Case {
+        std::vector<std::string> args;
+        int status;
+        bool terminal = false;
+    };
+    const std::string perf_data = dir.file("perf.data");
+    const std::vector<Case> cases = {
+        {{"-e", "PAPI_TOT_INS", "-o", "/dev/null", guest("guest_loops"), "int", "1000"}, 0},
+        {{"-e", "PAPI_TOT_INS", "-o", "/dev/null", guest("guest_loops"), "exit", "3"}, 3},
+        {{"-e", "PAPI_TOT_INS", "-o", "/dev/null", guest("guest_crash"), "main"}, 128 + SIGSEGV},
+        {{"-e", "PAPI_TOT_INS", "-o", dir.file("no-such-dir/report"), guest("guest_loops"), "exit", "0"}, 125},
+        {{guest("guest_loops"), "int", "1000"}, 0},
+        {{guest("guest_loops"), "int", "100000000"}, 0, true},  // about 3 s: the line is drawn after 1 s
+        {{guest("guest_loops"), "exit", "5"}, 5, true},
+        {{"-e", "PAPI_TOT_INS", "-o", "/dev/null", guest("guest_loops"), "int", "1000"}, 0, true},
+        {{"record", "-q", "-e", "PAPI_TOT_INS", "-c", "1000", "-o", perf_data, guest("guest_loops"), "int", "10000"}, 0},
+        {{"record", "-q", "-e", "PAPI_TOT_INS", "-o", perf_data, guest("guest_loops"), "exit", "4"}, 4},
+        {{"record", "-q", "-e", "PAPI_TOT_INS", "-o", perf_data, guest("guest_crash"), "main"}, 128 + SIGSEGV},
+        {{"record", "-e", "PAPI_TOT_INS", "-c", "1000", "-o", perf_data, guest("guest_loops"), "int", "10000"}, 0, true},
+    };
+    bool progress_seen = false;
+    for (const Case& c : cases) {
+        std::string what;
+        for (const std::string& a : c.args) what += " " + a;
+        const std::string tmp = dir.file("tmp");
+        ASSERT_EQ(mkdir(tmp.c_str(), 0700), 0) << what;
+        std::vector<std::string> argv = {netburst_run()};
+        argv.insert(argv.end(), c.args.begin(), c.args.end());
+        const std::vector<std::string> env = {"TMPDIR=" + tmp};
+        if (c.terminal) {
+            std::string terminal;
+            EXPECT_EQ(run_on_terminal(argv, env, &terminal), c.status) << what << "\n" << terminal;
+            progress_seen = progress_seen || terminal.find("guest instructions") != std::string::npos;
+        } else {
+            const Outcome o = run(argv, 120, env);
+            EXPECT_EQ(o.status, c.status) << what << "\n" << o.err;
+        }
+        std::string left;
+        for (const std::string& e : entries_of(tmp)) left += " " + e;
+        EXPECT_EQ(left, "") << what << " left these in $TMPDIR";
+        std::system(("rm -rf '" + tmp + "'").c_str());
+    }
+    EXPECT_TRUE(progress_seen) << "no run on a terminal drew the progress line: the progress path was not tested";
+}
+
 // ---- Several PMUs ----------------------------------------------------------------------------------------------
 
 // Events that cannot share one PMU's counters (both load-miss replay metrics need the one replay tagging set-up;
@@ -693,7 +806,7 @@ TEST(SeveralPmus, AllCountsEveryModelledEventInOneRun) {
     EXPECT_TRUE(has_metric);
 }
 
-// ---- Parallel runs: -o patterns and --merge --------------------------------------------------------------------
+// ---- Parallel runs: -o patterns and merge ----------------------------------------------------------------------
 
 TEST(Parallel, OutputPatternsAndMerge) {
     TempDir dir;
@@ -708,8 +821,19 @@ TEST(Parallel, OutputPatternsAndMerge) {
     ASSERT_TRUE(in.good());
     const json one = json::parse(in);
     EXPECT_EQ(one.at("rank"), 1);
-    const Outcome m = run({netburst_run(), "--merge", "--json", dir.file("counts.0.json"), dir.file("counts.1.json")});
+    const Outcome m = run({netburst_run(), "merge", "--json", dir.file("counts.0.json"), dir.file("counts.1.json")});
     ASSERT_EQ(m.status, 0) << m.err;
+    // --merge is the subcommand's other spelling, and -o writes the table to a file.
+    const Outcome alias = run({netburst_run(), "--merge", "--json", "-o", dir.file("merged.json"),
+                               dir.file("counts.0.json"), dir.file("counts.1.json")});
+    ASSERT_EQ(alias.status, 0) << alias.err;
+    std::ifstream merged_file(dir.file("merged.json"));
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(merged_file), {}), m.out);
+    const Outcome text = run({netburst_run(), "merge", dir.file("counts.0.json"), dir.file("counts.1.json")});
+    EXPECT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("PAPI_TOT_INS"), std::string::npos) << text.out;
+    EXPECT_EQ(run({netburst_run(), "merge"}).status, 125) << "no reports to merge";
+    EXPECT_EQ(run({netburst_run(), "merge", dir.file("no-such-report.json")}).status, 125);
     const json merged = json::parse(m.out);
     ASSERT_EQ(merged.at("ranks").size(), 2u);
     const json& ins = merged.at("events").at(0);

@@ -8,6 +8,7 @@
 
 #include "alloc/allocator.h"
 #include "events/parser.h"
+#include "events/status.h"
 #include "listing.h"
 #include "preset_listing.h"
 #include "presets/preset_table.h"
@@ -16,8 +17,6 @@
 namespace {
 
 using namespace netburst;
-
-enum ExitCode { kExitOk = 0, kExitConflict = 1, kExitBadInput = 2 };
 
 const char* kUsage =
     "Usage: netburst-events [OPTION]...\n"

@@ -3,7 +3,7 @@
 //
 // It is complete: the search is exhaustive over everything that matters (execution tag bits for each upstream
 // configuration, and each unit's ESCR within its counter block), and counters within one side of a block are
-// interchangeable, so whenever an assignment exists it finds one. tests/unit/allocator_bruteforce_test.cpp
+// interchangeable, so whenever an assignment exists it finds one. tests/alloc/allocator_bruteforce_test.cpp
 // checks this against plain enumeration. When nothing fits, the error names the colliding resource and the
 // smallest set of requests that collide.
 #pragma once

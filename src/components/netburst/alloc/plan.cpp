@@ -95,13 +95,19 @@ private:
         return static_cast<int>(plan_.exec_groups.size() - 1);
     }
 
-    void tag_conflict(unsigned bit, const TagBitUse& use, std::size_t index) {
+    // Request `index` collides with `users` on the resource `detail` names.
+    void conflict(ConflictKind kind, const std::vector<std::size_t>& users, std::size_t index, std::string detail) {
         Conflict& k = plan_.conflict;
-        k.kind = ConflictKind::TagBit;
-        k.requests = use.requests;
+        k.kind = kind;
+        k.requests = users;
         k.requests.push_back(index);
-        k.detail = "execution tag bit " + std::to_string(bit) +
-                   ": a metric's tag bit must mark its own upstream event's uops and no other";
+        k.detail = std::move(detail);
+    }
+
+    void tag_conflict(unsigned bit, const TagBitUse& use, std::size_t index) {
+        conflict(ConflictKind::TagBit, use.requests, index,
+                 "execution tag bit " + std::to_string(bit) +
+                     ": a metric's tag bit must mark its own upstream event's uops and no other");
     }
 
     void claim_raw_bit(unsigned bit, std::size_t index, const TagConfig& config) {
@@ -127,12 +133,9 @@ private:
             front_end_users_.push_back(index);
             return;
         }
-        Conflict& k = plan_.conflict;
-        k.kind = ConflictKind::FrontEndTag;
-        k.requests = front_end_users_;
-        k.requests.push_back(index);
-        k.detail = "front-end tagging marks uops with a single tag, so front_end_event cannot tell loads tagged for "
-                   "one request from stores tagged for another";
+        conflict(ConflictKind::FrontEndTag, front_end_users_, index,
+                 "front-end tagging marks uops with a single tag, so front_end_event cannot tell loads tagged for "
+                 "one request from stores tagged for another");
     }
 
     void claim_replay(std::size_t index, const MetricDef& m) {
@@ -147,13 +150,11 @@ private:
             replay_users_.push_back(index);
             return;
         }
-        Conflict& k = plan_.conflict;
-        k.kind = ConflictKind::ReplayMetric;
-        k.requests = replay_users_;
-        k.requests.push_back(index);
-        k.detail = "IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT are shared by the package and hold one replay metric";
+        std::string detail =
+            "IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT are shared by the package and hold one replay metric";
         if (replay_users_.empty() && ctx_.sibling.replay_in_use)
-            k.detail += "; the other logical processor already uses a different one";
+            detail += "; the other logical processor already uses a different one";
+        conflict(ConflictKind::ReplayMetric, replay_users_, index, std::move(detail));
     }
 
     const std::vector<EventRequest>& requests_;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "alloc/context.h"
+#include "backend/interface.h"
 #include "table/msr_map.h"
 
 namespace netburst::component {
@@ -97,12 +98,8 @@ struct PebsNote {
     std::uint32_t rewound = 0;
 };
 
-class Backend {
+class Backend : public Interface {
 public:
-    virtual ~Backend() = default;
-    Backend() = default;
-    Backend(const Backend&) = delete;
-    Backend& operator=(const Backend&) = delete;
 
     virtual IoStatus write_msr(std::uint32_t msr, std::uint64_t value) = 0;
     virtual IoStatus read_msr(std::uint32_t msr, std::uint64_t* value) = 0;

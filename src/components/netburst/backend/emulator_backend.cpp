@@ -64,22 +64,15 @@ IoStatus EmulatorBackend::deliver_interrupts(bool on) {
 
 IoStatus EmulatorBackend::take_interrupt(Interrupt* out) {
     nb_pmi pmi{};
-    const int r = nb_take_pmi(&pmi);
-    if (r != NB_OK) return status_of(r);
-    out->eip = pmi.eip;
-    out->overflowed = pmi.overflowed;
-    out->pebs = pmi.pebs != 0;
+    if (const int r = nb_take_pmi(&pmi); r != NB_OK) return status_of(r);
+    *out = Interrupt{pmi.eip, pmi.overflowed, pmi.pebs != 0};
     return IoStatus::Ok;
 }
 
 IoStatus EmulatorBackend::take_pebs_record(PebsNote* out) {
     nb_pebs_note note{};
-    const int r = nb_take_pebs(&note);
-    if (r != NB_OK) return status_of(r);
-    out->record = note.record;
-    out->valid = note.valid;
-    out->data_address = note.data_address;
-    out->rewound = note.rewound;
+    if (const int r = nb_take_pebs(&note); r != NB_OK) return status_of(r);
+    *out = PebsNote{note.record, note.valid, note.data_address, note.rewound};
     return IoStatus::Ok;
 }
 

@@ -15,14 +15,12 @@
 #include <sys/types.h>
 #include <vector>
 
+#include "backend/interface.h"
+
 namespace netburst::component {
 
-class MsrIo {
+class MsrIo : public Interface {
 public:
-    virtual ~MsrIo() = default;
-    MsrIo() = default;
-    MsrIo(const MsrIo&) = delete;
-    MsrIo& operator=(const MsrIo&) = delete;
 
     // 0 on success, otherwise an errno value (EIO: the processor raised #GP; EACCES: msr-safe's allow-list
     // refuses; ENXIO: the CPU is offline; EBADF: no device open for that CPU).

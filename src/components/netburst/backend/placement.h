@@ -12,6 +12,8 @@
 
 #include <sched.h>
 
+#include "backend/interface.h"
+
 namespace netburst::component {
 
 // A thread's CPU affinity before pinning, to give back.
@@ -20,12 +22,8 @@ struct SavedAffinity {
     bool valid = false;
 };
 
-class ThreadPlacement {
+class ThreadPlacement : public Interface {
 public:
-    virtual ~ThreadPlacement() = default;
-    ThreadPlacement() = default;
-    ThreadPlacement(const ThreadPlacement&) = delete;
-    ThreadPlacement& operator=(const ThreadPlacement&) = delete;
 
     // The OS number of the CPU the calling thread is running on, or -1.
     virtual int current_cpu() = 0;

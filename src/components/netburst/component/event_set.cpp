@@ -1,17 +1,18 @@
 #include "component/event_set.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <vector>
 
 #include "alloc/allocator.h"
 #include "component/claim.h"
-#include "component/counter_extension.h"
 #include "component/domain.h"
+#include "component/ds_area.h"
+#include "component/overflow_reload.h"
+#include "component/set_state.h"
 #include "encode/program.h"
-#include "table/msr_map.h"
 #include "table/hex.h"
+#include "table/msr_map.h"
 
 namespace netburst::component {
 
@@ -27,13 +28,6 @@ int status_for(ErrorCode code) {
     case ErrorCode::NotOnModel: return NB_STATUS_NO_EVENT;
     }
     return NB_STATUS_INVALID;
-}
-
-bool copy_writes(const std::vector<MsrWrite>& from, nb_msr_write* to, std::uint16_t* count) {
-    if (from.size() > NB_MAX_WRITES) return false;
-    for (std::size_t i = 0; i < from.size(); ++i) to[i] = nb_msr_write{from[i].msr, 0, from[i].value};
-    *count = static_cast<std::uint16_t>(from.size());
-    return true;
 }
 
 // Writes a list of MSRs; stops at the first refusal and reports it.
@@ -55,91 +49,6 @@ void apply_stop(Backend& backend, const nb_event_set* set) {
     for (unsigned i = 0; i < count; ++i) backend.write_msr(writes[i].msr, writes[i].value);
 }
 
-// The PEBS counter of an armed set: the counter reloads itself after every record, so its count is the records
-// written (each stands for a period: period - 1 counted events and the sampled one) plus what it counted since
-// the last reload. The PMU writes the DS area behind the compiler's back, so its fields are read as volatile.
-bool pebs_counting(const nb_event_set* set, unsigned c) {
-    return set->pebs_armed && nb_event_set_counter_is_pebs(set, static_cast<int>(c));
-}
-
-std::uint64_t ds_field(const nb_event_set* set, unsigned offset) {
-    const volatile unsigned char* p = set->pebs_area + offset;
-    std::uint64_t v = 0;
-    for (unsigned i = 0; i < 8; ++i) v |= std::uint64_t{p[i]} << (8 * i);
-    return v;
-}
-
-void set_ds_field(nb_event_set* set, unsigned offset, std::uint64_t value) {
-    volatile unsigned char* p = set->pebs_area + offset;
-    for (unsigned i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(value >> (8 * i));
-}
-
-std::uint64_t ds_address(const nb_event_set* set) { return reinterpret_cast<std::uintptr_t>(set->pebs_area); }
-
-// A PEBS sample's handler may interrupt this between its two reads, rewinding the buffer and counting what it
-// held in pebs_records_before: the pair is read again until the handler did not run in between.
-std::uint64_t pebs_records_written(const nb_event_set* set) {
-    const std::uint64_t base = ds_address(set) + kDsManagementBytes;
-    for (;;) {
-        const std::uint64_t before = set->pebs_records_before;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        const std::uint64_t index = ds_field(set, kDsPebsIndex);
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        if (before == set->pebs_records_before)
-            return before + (index > base ? (index - base) / kPebsRecordBytes : 0);
-    }
-}
-
-std::uint64_t pebs_total(const nb_event_set* set, std::uint64_t raw) {
-    const std::uint64_t since_reload = (raw - pebs_start_value(set->pebs_period)) & kCounterValueMask;
-    return pebs_records_written(set) * set->pebs_period + since_reload;
-}
-
-// The DS save area as a driver sets it up, at the set's address now (PAPI keeps the set where it is while it runs).
-void prepare_pebs_area(nb_event_set* set) {
-    std::memset(set->pebs_area, 0, sizeof set->pebs_area);
-    PebsArming arming;
-    arming.ds_area = ds_address(set);
-    arming.records = NB_PEBS_RECORDS;
-    arming.period = set->pebs_period;
-    const DsAreaFields f = pebs_ds_fields(arming);
-    set_ds_field(set, kDsPebsBase, f.base);
-    set_ds_field(set, kDsPebsIndex, f.index);
-    set_ds_field(set, kDsPebsMaximum, f.maximum);
-    set_ds_field(set, kDsPebsThreshold, f.threshold);
-    set_ds_field(set, kDsPebsCounterReset, f.counter_reset);
-    for (unsigned i = 0; i < set->num_pebs_start_writes; ++i)
-        if (set->pebs_start_writes[i].msr == kMsrDsArea) set->pebs_start_writes[i].value = arming.ds_area;
-    set->pebs_records_before = 0;
-    set->pebs_samples = 0;
-}
-
-// One counter: the events since the previous read, then the OVF flag acknowledged (see counter_extension.h).
-// The CCCR was read before the counter (Backend::read_counters): a wrap between the two reads shows as raw < last
-// with the flag still clear, and is acknowledged here too, so the flag never reports a wrap that was already counted.
-// Adds the events since the previous read to the 64-bit total; true when the CCCR's OVF flag needs acknowledging.
-// A counter that interrupts (overflow_counters) is different: only the interrupt's handler acknowledges its OVF
-// flag (clearing it cancels a PMI still owed, emulator/pmu), so its flag says nothing about what the previous
-// read saw. It starts at most 2^31 events short of the wrap, so its one wrap per period always ends below last.
-bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
-    raw &= kCounterValueMask;
-    if (pebs_counting(set, c)) {
-        set->total[c] = pebs_total(set, raw);
-        set->last_raw[c] = raw;
-        return false;
-    }
-    if (set->overflow_counters & counter_bit(c)) {
-        set->total[c] += counter_delta(set->last_raw[c], raw, false);
-        set->last_raw[c] = raw;
-        return false;
-    }
-    const bool overflowed = cccr_overflowed(cccr);
-    set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
-    const bool acknowledge = overflowed || raw < set->last_raw[c];
-    set->last_raw[c] = raw;
-    return acknowledge;
-}
-
 IoStatus sample(Backend& backend, nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
     if (fold(set, c, cccr, raw)) return backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
     return IoStatus::Ok;
@@ -148,16 +57,6 @@ IoStatus sample(Backend& backend, nb_event_set* set, unsigned c, std::uint64_t c
 void publish_values(nb_event_set* set) {
     for (unsigned i = 0; i < set->num_events; ++i)
         set->values[i] = static_cast<long long>(set->total[static_cast<unsigned>(set->counter_of[i])]);
-}
-
-int io_status(IoStatus s) {
-    switch (s) {
-    case IoStatus::Ok: return NB_STATUS_OK;
-    case IoStatus::Unsupported: return NB_STATUS_UNSUPPORTED;
-    case IoStatus::Fault:
-    case IoStatus::Unavailable: return NB_STATUS_SYSTEM;
-    }
-    return NB_STATUS_SYSTEM;
 }
 
 // The 64-bit counts up to date, then published. The CCCRs and counters are read in one batch (one system call on
@@ -175,89 +74,6 @@ int sample_all(Backend& backend, nb_event_set* set) {
     }
     publish_values(set);
     return NB_STATUS_OK;
-}
-
-// PAPI's software overflow reads the running set from its timer's signal handler, and the signal can interrupt
-// the thread inside another call on the same set: PAPI_stop reads and stops the set before it stops the timer, and
-// PAPI_read, PAPI_reset and PAPI_write may run while the timer does. Sampling the half-updated state there would
-// count events twice, or take a counter the stop has cleared for a 40-bit wrap (2^40 events). So these calls mark
-// the set busy, and a read that finds it busy hands PAPI the values of the last completed read: real counts from
-// a moment earlier, which the next tick brings up to date. (A read that interrupts publish_values sees each
-// event's count from one of the two reads.) The handler runs to completion on the same thread before the
-// interrupted call goes on, so a compiler fence orders the flag; no other thread touches the set.
-class Busy {
-public:
-    explicit Busy(nb_event_set* set) : set_(set), was_(set->busy) {
-        set_->busy = 1;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-    }
-    ~Busy() {
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        set_->busy = was_;
-    }
-    Busy(const Busy&) = delete;
-    Busy& operator=(const Busy&) = delete;
-
-private:
-    nb_event_set* set_;
-    std::uint8_t was_;
-};
-
-// An interrupting counter starts in the upper half of its range (at most 2^31 events short of the wrap), so a
-// value in the lower half has wrapped since it was started.
-bool wrapped_since_start(std::uint64_t raw) {
-    return (raw & kCounterValueMask) < (std::uint64_t{1} << (kCounterWidthBits - 1));
-}
-
-// The handler's work for an overflow of the counters in `mask`: their counts brought up to date, then each counter
-// started again so that it wraps `threshold` events after the previous wrap, counting the events that came while
-// the interrupt was on its way (what is left of the period, or a whole one when more than a period went by), and
-// its OVF flag cleared. The few events between the read and the write (the handler's own instructions, for an
-// instruction count) are not counted.
-IoStatus reload(Backend& backend, nb_event_set* set, CounterMask mask) {
-    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
-    IoStatus s = backend.read_counters(mask, cccr, raw);
-    if (s != IoStatus::Ok) return s;
-    for (CounterMask left = mask; left != 0; left &= left - 1) {
-        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
-        fold(set, c, cccr[c], raw[c]);
-        const std::int64_t period = static_cast<std::int64_t>(set->threshold[c]);
-        const std::uint64_t value = raw[c] & kCounterValueMask;
-        const std::int64_t overrun = wrapped_since_start(value) ? static_cast<std::int64_t>(value) : 0;
-        std::int64_t rest = period - overrun;
-        if (rest <= -period) rest = period;
-        else if (rest <= 0) rest += period;
-        const std::uint64_t start = overflow_start_value(static_cast<std::uint64_t>(rest));
-        s = backend.write_msr(kCounters[c].counter_msr, start);
-        if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
-        if (s != IoStatus::Ok) return s;
-        set->last_raw[c] = start;
-    }
-    return IoStatus::Ok;
-}
-
-bool interrupts(const nb_event_set* set) { return set->overflow_counters != 0 || set->pebs_armed; }
-
-// Reloads that an interrupt left to the call it interrupted (take_event_set_overflow); a new interrupt during
-// one adds to the mask, so the loop runs until it is empty.
-void settle_reloads(Backend& backend, nb_event_set* set) {
-    for (;;) {
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        const CounterMask owed = set->reload_owed;
-        if (owed == 0) return;
-        set->reload_owed = 0;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-        if (set->running) reload(backend, set, owed);
-    }
-}
-
-// The counters that start short of their wrap, with their start values (the start writes hold them too).
-void start_overflow_counters(nb_event_set* set) {
-    for (CounterMask left = set->overflow_counters; left != 0; left &= left - 1) {
-        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
-        set->last_raw[c] = overflow_start_value(set->threshold[c]);
-    }
-    set->reload_owed = 0;
 }
 
 std::string event_name(ComponentState& component, const nb_event_set* set, int index) {
@@ -297,6 +113,25 @@ int program_and_check(ComponentState& component, const nb_event_set* set, std::s
 }
 
 }  // namespace
+
+bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
+    raw &= kCounterValueMask;
+    if (pebs_counting(set, c)) {
+        set->total[c] = pebs_total(set, raw);
+        set->last_raw[c] = raw;
+        return false;
+    }
+    if (set->overflow_counters & counter_bit(c)) {
+        set->total[c] += counter_delta(set->last_raw[c], raw, false);
+        set->last_raw[c] = raw;
+        return false;
+    }
+    const bool overflowed = cccr_overflowed(cccr);
+    set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
+    const bool acknowledge = overflowed || raw < set->last_raw[c];
+    set->last_raw[c] = raw;
+    return acknowledge;
+}
 
 void init_event_set(nb_event_set* set, int domain) {
     std::memset(set, 0, sizeof *set);
@@ -528,11 +363,7 @@ int reset_event_set(Backend& backend, nb_event_set* set) {
     std::memset(set->last_raw, 0, sizeof set->last_raw);
     std::memset(set->total, 0, sizeof set->total);
     start_overflow_counters(set);
-    if (set->pebs_armed && set->running) {  // the buffer's records are of the counts the reset drops
-        const std::uint64_t base = ds_address(set) + kDsManagementBytes;
-        set_ds_field(set, kDsPebsIndex, base);
-        set->pebs_records_before = 0;
-    }
+    if (set->pebs_armed && set->running) rewind_pebs_area(set);
     publish_values(set);
     return NB_STATUS_OK;
 }
@@ -551,128 +382,6 @@ int write_event_set(Backend& backend, nb_event_set* set, const long long* values
         set->total[c] = value;
     }
     publish_values(set);
-    return NB_STATUS_OK;
-}
-
-namespace {
-
-// PAPI_overflow on the :precise event: PEBS every `threshold`-th event (0: no longer). The armed writes come from
-// the encoder (encode/program.h); start puts the set's DS save area's address in them.
-int set_pebs_overflow(nb_event_set* set, unsigned counter, long long threshold) {
-    if (threshold == 0) {
-        set->pebs_armed = 0;
-        return NB_STATUS_OK;
-    }
-    if (threshold < 2) return NB_STATUS_INVALID;  // the sampled event is the one after the overflow
-    PebsArming arming;
-    arming.records = NB_PEBS_RECORDS;
-    arming.period = static_cast<std::uint64_t>(threshold);
-    std::vector<MsrWrite> start, stop;
-    for (unsigned i = 0; i < set->num_start_writes; ++i)
-        start.push_back({set->start_writes[i].msr, set->start_writes[i].value});
-    for (unsigned i = 0; i < set->num_stop_writes; ++i)
-        stop.push_back({set->stop_writes[i].msr, set->stop_writes[i].value});
-    if (!copy_writes(pebs_start_writes(start, counter, arming), set->pebs_start_writes, &set->num_pebs_start_writes) ||
-        !copy_writes(pebs_stop_writes(stop), set->pebs_stop_writes, &set->num_pebs_stop_writes))
-        return NB_STATUS_INVALID;
-    set->pebs_period = arming.period;
-    set->pebs_armed = 1;
-    return NB_STATUS_OK;
-}
-
-// A PEBS record the backend noted becomes the set's current sample, dispatched at its EIP to the :precise event
-// (and any other spelling of it in the set). When the backend rewound the buffer after it, what the buffer held
-// counts toward the event's total from now on.
-void take_pebs_sample(nb_event_set* set, const PebsNote& note, std::uint64_t* address, std::uint64_t* event_mask) {
-    const std::uint64_t base = ds_address(set) + kDsManagementBytes;
-    const std::uint64_t end = base + std::uint64_t{NB_PEBS_RECORDS} * kPebsRecordBytes;
-    if (note.record < base || note.record + kPebsRecordBytes > end || (note.record - base) % kPebsRecordBytes != 0)
-        return;  // not this set's buffer
-    papi_netburst_pebs_sample sample{};
-    const unsigned offset = static_cast<unsigned>(note.record - ds_address(set));
-    for (unsigned f = 0; f < kPebsRecordFields; ++f) sample.field[f] = ds_field(set, offset + 8 * f);
-    sample.valid = note.valid;
-    sample.has_data_address = note.data_address != 0;
-    sample.data_address = note.data_address;
-    sample.sequence = ++set->pebs_samples;
-    set->pebs_last = sample;
-    set->pebs_records_before += note.rewound;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    *address = sample.field[PAPI_NETBURST_EIP];
-    for (unsigned i = 0; i < set->num_events; ++i)
-        if (set->counter_of[i] == set->counter_of[set->pebs_event]) *event_mask |= std::uint64_t{1} << i;
-}
-
-}  // namespace
-
-int set_event_set_overflow(ComponentState& component, nb_event_set* set, unsigned event, long long threshold) {
-    if (event >= set->num_events || threshold < 0 || threshold > (1ll << 31) || set->running) return NB_STATUS_INVALID;
-    if (component.backend().interrupt_signal() == 0 || !component.cpu().per_thread_pmu) return NB_STATUS_UNSUPPORTED;
-    const unsigned c = static_cast<unsigned>(set->counter_of[event]);
-    if (nb_event_set_counter_is_pebs(set, static_cast<int>(c)))
-        return set_pebs_overflow(set, c, threshold);
-    const bool interrupt = threshold > 0;
-    const std::uint64_t cccr = cccr_with_overflow_interrupt(set->cccr[c], interrupt, set->logical_processor);
-    const std::uint64_t start = interrupt ? overflow_start_value(static_cast<std::uint64_t>(threshold)) : 0;
-    // The start writes come from the encoder in the order it chose (counter value before CCCR enable); only the
-    // two values of this counter change, in the PEBS-armed copy too.
-    for (unsigned i = 0; i < set->num_start_writes; ++i) {
-        if (set->start_writes[i].msr == kCounters[c].counter_msr) set->start_writes[i].value = start;
-        if (set->start_writes[i].msr == kCounters[c].cccr_msr) set->start_writes[i].value = cccr;
-    }
-    for (unsigned i = 0; i < set->num_pebs_start_writes; ++i) {
-        if (set->pebs_start_writes[i].msr == kCounters[c].counter_msr) set->pebs_start_writes[i].value = start;
-        if (set->pebs_start_writes[i].msr == kCounters[c].cccr_msr) set->pebs_start_writes[i].value = cccr;
-    }
-    set->cccr[c] = cccr;
-    set->threshold[c] = interrupt ? static_cast<std::uint64_t>(threshold) : 0;
-    if (interrupt) set->overflow_counters |= counter_bit(c);
-    else set->overflow_counters &= ~counter_bit(c);
-    return NB_STATUS_OK;
-}
-
-int take_event_set_overflow(Backend& backend, nb_event_set* set, std::uint64_t* address, std::uint64_t* event_mask) {
-    *event_mask = 0;
-    // PEBS records first, one per call, whichever interrupt announced them: a buffer-threshold interrupt may have
-    // been merged with another on the interrupt line, and a record may be written before its own interrupt.
-    PebsNote note;
-    if (set->running && set->pebs_armed && backend.take_pebs_record(&note) == IoStatus::Ok) {
-        *address = 0;
-        take_pebs_sample(set, note, address, event_mask);
-        return NB_STATUS_OK;
-    }
-    Interrupt in;
-    if (backend.take_interrupt(&in) != IoStatus::Ok) return NB_STATUS_NO_EVENT;
-    *address = in.eip;
-    CounterMask overflowed = in.overflowed;
-    overflowed &= set->overflow_counters;
-    if (!set->running || overflowed == 0) return NB_STATUS_OK;
-    // The interrupt names every counter whose OVF flag was set when it was raised, and the flag stays set until a
-    // handler reloads the counter. The signal comes late, so a counter that overflowed once can be named by the
-    // interrupts of others raised meanwhile, after an earlier one reloaded it: only a counter that has wrapped since
-    // its reload (its value below half the range: it started in the upper half) overflowed, as an x86 PMI
-    // handler tells by the counter's top bit.
-    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
-    const IoStatus read = backend.read_counters(overflowed, cccr, raw);
-    if (read != IoStatus::Ok) return io_status(read);
-    for (CounterMask left = overflowed; left != 0; left &= left - 1) {
-        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
-        if (!wrapped_since_start(raw[c])) overflowed &= ~counter_bit(c);
-    }
-    if (overflowed == 0) return NB_STATUS_OK;
-    std::uint64_t events = 0;
-    for (unsigned i = 0; i < set->num_events; ++i)
-        if (overflowed & counter_bit(static_cast<unsigned>(set->counter_of[i]))) events |= std::uint64_t{1} << i;
-    // Inside read, stop, reset or write on this set, the counts are half updated: the interrupted call reloads.
-    if (set->busy) {
-        set->reload_owed |= overflowed;
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-    } else {
-        const Busy busy(set);
-        const IoStatus s = reload(backend, set, overflowed);
-        if (s != IoStatus::Ok) return io_status(s);
-    }
-    *event_mask = events;
     return NB_STATUS_OK;
 }
 

@@ -2,6 +2,9 @@
 // stopped through the backend. The set is the POD nb_event_set (glue_api.h); these functions are its methods.
 //
 // Scheduling (update) allocates; everything after it does not, and only touches the set and the backend.
+//
+// event_set.cpp holds the set's life; the DS save area (ds_area.h), the overflow reload (overflow_reload.h) and the
+// PEBS samples (pebs_samples.h) have files of their own, and set_state.h what they share.
 #pragma once
 
 #include <string>

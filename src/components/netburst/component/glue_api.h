@@ -62,7 +62,7 @@ struct nb_event_set {
     int32_t scheduled_domain;            /* the domain the start and stop writes were made for */
     uint8_t logical_processor;           /* of the thread that owns the set */
     uint8_t running;
-    uint8_t busy;                        /* inside read, stop, reset or write (see event_set.cpp: Busy) */
+    uint8_t busy;                        /* inside read, stop, reset or write (see set_state.h: Busy) */
     uint16_t num_start_writes;
     uint16_t num_stop_writes;
     uint32_t read_counters;              /* counters whose values are reported, as a bit mask */
@@ -77,7 +77,7 @@ struct nb_event_set {
     long long values[NB_MAX_EVENTS];     /* what read() hands PAPI, in event order */
     int32_t attached_cpu;                /* PAPI_CPU_ATTACH: the OS CPU counted; -1: the calling thread's CPU */
     /* PAPI's hardware overflow (nb_event_set_set_overflow): the counters that interrupt, each one's period, and
-     * those whose reload waits for the call the interrupt came in (see event_set.cpp, reload). */
+     * those whose reload waits for the call the interrupt came in (see overflow_reload.cpp, reload). */
     uint32_t overflow_counters;
     uint32_t reload_owed;
     uint64_t threshold[NB_NUM_COUNTERS];

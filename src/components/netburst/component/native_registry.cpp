@@ -76,18 +76,23 @@ unsigned NativeRegistry::push(Entry entry) {
     return static_cast<unsigned>(entries_.size() - 1);
 }
 
+void NativeRegistry::enumerate_name(std::string name, std::string description, std::string short_description,
+                                    unsigned base) {
+    Entry entry;
+    entry.request = parse_event(name, model_);
+    entry.name = std::move(name);
+    entry.description = std::move(description);
+    entry.short_description = std::move(short_description);
+    entry.base = base;
+    push(std::move(entry));
+}
+
 void NativeRegistry::enumerate_event(unsigned event_index) {
     const EventDef& e = kEvents[event_index];
     const std::string description = event_description(e);
     const unsigned base = static_cast<unsigned>(entries_.size());
     auto add = [&](std::string name, std::string descr, std::string short_descr) {
-        Entry entry;
-        entry.request = parse_event(name, model_);
-        entry.name = std::move(name);
-        entry.description = std::move(descr);
-        entry.short_description = std::move(short_descr);
-        entry.base = base;
-        push(std::move(entry));
+        enumerate_name(std::move(name), std::move(descr), std::move(short_descr), base);
     };
 
     add(e.name, description, short_of(e.description));
@@ -124,13 +129,7 @@ void NativeRegistry::enumerate_metric(unsigned metric_index) {
     const unsigned base = static_cast<unsigned>(entries_.size());
     const std::string description = metric_description(m);
     auto add = [&](std::string name, std::string descr, std::string short_descr) {
-        Entry entry;
-        entry.request = parse_event(name, model_);
-        entry.name = std::move(name);
-        entry.description = std::move(descr);
-        entry.short_description = std::move(short_descr);
-        entry.base = base;
-        push(std::move(entry));
+        enumerate_name(std::move(name), std::move(descr), std::move(short_descr), base);
     };
     add(m.name, description, short_of(m.description));
     if (!entries_[base].request.ok()) {
@@ -206,28 +205,22 @@ Result<unsigned> NativeRegistry::code_for(const std::string& name) {
     return code;
 }
 
-bool NativeRegistry::name_of(unsigned code, std::string* name) const {
+bool NativeRegistry::text_of(unsigned code, std::string Entry::*field, std::string* out) const {
     std::lock_guard<std::mutex> lock(mutex_);
     const Entry* e = find(code);
     if (!e) return false;
-    *name = e->name;
+    *out = e->*field;
     return true;
 }
 
+bool NativeRegistry::name_of(unsigned code, std::string* name) const { return text_of(code, &Entry::name, name); }
+
 bool NativeRegistry::description_of(unsigned code, std::string* description) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const Entry* e = find(code);
-    if (!e) return false;
-    *description = e->description;
-    return true;
+    return text_of(code, &Entry::description, description);
 }
 
 bool NativeRegistry::short_description_of(unsigned code, std::string* description) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const Entry* e = find(code);
-    if (!e) return false;
-    *description = e->short_description;
-    return true;
+    return text_of(code, &Entry::short_description, description);
 }
 
 Result<EventRequest> NativeRegistry::request_of(unsigned code) const {

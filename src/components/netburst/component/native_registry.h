@@ -59,9 +59,12 @@ private:
 
     void enumerate_event(unsigned event_index);
     void enumerate_metric(unsigned metric_index);
+    // One enumerated name (an event, a metric or one of their masks), parsed for the model, under the entry `base`.
+    void enumerate_name(std::string name, std::string description, std::string short_description, unsigned base);
     unsigned push(Entry entry);
     void index_canonical_names();
     const Entry* find(unsigned code) const;  // caller holds mutex_
+    bool text_of(unsigned code, std::string Entry::*field, std::string* out) const;  // one of the entry's texts
 
     unsigned model_;
     mutable std::mutex mutex_;

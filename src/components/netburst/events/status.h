@@ -43,4 +43,8 @@ private:
 
 inline Error make_error(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
 
+// The exit statuses of the table's command-line tools, netburst-events and netburst-emu: events that cannot be
+// counted together (Conflict) and anything that cannot be understood.
+enum ToolExit { kExitOk = 0, kExitConflict = 1, kExitBadInput = 2 };
+
 }  // namespace netburst

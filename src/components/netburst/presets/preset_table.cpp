@@ -1,6 +1,8 @@
 // The preset recipes. See preset_table.h and doc/presets.md.
 #include "presets/preset_table.h"
 
+#include "table/ascii.h"
+
 namespace netburst {
 
 namespace {
@@ -205,13 +207,30 @@ const char* papi_derivation_name(PresetDerivation d) {
     return "?";
 }
 
+namespace {
+
+// The variants' names, read both ways.
+constexpr struct {
+    FpVariant variant;
+    const char* name;
+} kFpVariantNames[kNumFpVariants] = {{FpVariant::Sse, "sse"}, {FpVariant::X87, "x87"}, {FpVariant::X87SseDp, "x87_sse_dp"}};
+
+}  // namespace
+
 const char* fp_variant_name(FpVariant v) {
-    switch (v) {
-    case FpVariant::Sse: return "sse";
-    case FpVariant::X87: return "x87";
-    case FpVariant::X87SseDp: return "x87_sse_dp";
-    }
+    for (const auto& n : kFpVariantNames)
+        if (n.variant == v) return n.name;
     return "?";
+}
+
+bool parse_fp_variant(const char* text, FpVariant* out) {
+    for (const auto& n : kFpVariantNames) {
+        if (ascii_iequal(text, n.name)) {
+            *out = n.variant;
+            return true;
+        }
+    }
+    return false;
 }
 
 std::vector<PresetDef> presets_for(bool with_l3, FpVariant fp) {

@@ -22,6 +22,8 @@ const char* papi_derivation_name(PresetDerivation d);
 enum class FpVariant : std::uint8_t { Sse, X87, X87SseDp };
 constexpr unsigned kNumFpVariants = 3;
 const char* fp_variant_name(FpVariant v);  // "sse", "x87", "x87_sse_dp"
+// The variant `text` names, in any case, as $PAPI_NETBURST_FP spells it; false when it names none.
+bool parse_fp_variant(const char* text, FpVariant* out);
 
 struct PresetDef {
     const char* name;  // PAPI_TOT_CYC

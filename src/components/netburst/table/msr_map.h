@@ -33,6 +33,24 @@ constexpr std::uint64_t overflow_start_value(std::uint64_t threshold) {
 // event is not counted), so period - 1 counted events and the sampled one make a period.
 constexpr std::uint64_t pebs_start_value(std::uint64_t period) { return overflow_start_value(period - 1); }
 
+// A counter started for an overflow begins in the upper half of its range (at most 2^39 events short of the wrap),
+// so a value in the lower half has wrapped since it was started: an x86 PMI handler's test of the top bit.
+constexpr bool wrapped_since_start(std::uint64_t value) {
+    return (value & kCounterValueMask) < (std::uint64_t{1} << (kCounterWidthBits - 1));
+}
+
+// The value that restarts a counter of `period` events after its overflow, read as `value`: the events it counted
+// past the wrap (the overrun) belong to the next period, which ends period minus overrun events on; a period or
+// more of overrun skips to the period after, and two or more start a fresh period.
+constexpr std::uint64_t overflow_reload_value(std::uint64_t period, std::uint64_t value) {
+    const std::int64_t whole = static_cast<std::int64_t>(period);
+    const std::int64_t overrun = wrapped_since_start(value) ? static_cast<std::int64_t>(value & kCounterValueMask) : 0;
+    std::int64_t rest = whole - overrun;
+    if (rest <= -whole) rest = whole;
+    else if (rest <= 0) rest += whole;
+    return overflow_start_value(static_cast<std::uint64_t>(rest));
+}
+
 // The counters an ESCR or a block can reach, as a bitmask over counter numbers 0-17.
 using CounterMask = std::uint32_t;
 constexpr CounterMask counter_bit(unsigned counter) { return CounterMask{1} << counter; }

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "table/msr_map.h"
+
 namespace netburst {
 
 // ESCR: bits 0-3 select thread and privilege (T1_USR, T1_OS, T0_USR, T0_OS), bit 4 enables tagging, bits 8:5 hold
@@ -58,7 +60,7 @@ CccrFields decode_cccr(std::uint64_t value);
 // The reserved bits of counter `counter`'s CCCR on `model`; a write that sets any of them is a #GP on hardware.
 std::uint64_t cccr_reserved_mask(unsigned counter, unsigned model);
 
-// Counters are 40 bits wide; writing bits 63:40 is a #GP.
-constexpr std::uint64_t kCounterReservedMask = ~((std::uint64_t{1} << 40) - 1);
+// Writing a counter's bits above its 40 is a #GP.
+constexpr std::uint64_t kCounterReservedMask = ~kCounterValueMask;
 
 }  // namespace netburst

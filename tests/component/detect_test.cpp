@@ -98,7 +98,7 @@ TEST(Detection, ARealPentium4NeedsTheMsrDevice) {
     Detection denied = detect_backend(sources(false, "GenuineIntel", 15, MsrDeviceState::NoPermission));
     EXPECT_FALSE(denied.backend);
     EXPECT_NE(denied.disabled_reason.find("no permission"), std::string::npos) << denied.disabled_reason;
-    // A usable device hands over to the kernel MSR backend's own detection (tests/unit/msr/msr_detect_test.cpp).
+    // A usable device hands over to the kernel MSR backend's own detection (tests/backend/msr_detect_test.cpp).
     DetectionSources s = sources(false, "GenuineIntel", 15, MsrDeviceState::Usable);
     unsigned asked_for_model = 99;
     s.msr_backend = [&](const CpuIdentity& id, const MsrEnvironment&) {

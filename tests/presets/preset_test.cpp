@@ -101,3 +101,22 @@ TEST(Presets, SectionsForEveryConfiguration) {
     EXPECT_EQ(presets_for(false, FpVariant::Sse).size() + 3, presets_for(true, FpVariant::Sse).size());
     EXPECT_EQ(find_preset(presets_for(false, FpVariant::Sse), "PAPI_L3_TCM"), nullptr);
 }
+
+// $PAPI_NETBURST_FP names a variant in any case, for the component and netburst-run alike.
+TEST(Presets, FpVariantNamesInAnyCase) {
+    for (unsigned v = 0; v < kNumFpVariants; ++v) {
+        const FpVariant variant = static_cast<FpVariant>(v);
+        std::string upper = fp_variant_name(variant);
+        for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+        for (const std::string& text : {std::string(fp_variant_name(variant)), upper}) {
+            FpVariant parsed = variant == FpVariant::Sse ? FpVariant::X87 : FpVariant::Sse;
+            EXPECT_TRUE(parse_fp_variant(text.c_str(), &parsed)) << text;
+            EXPECT_EQ(parsed, variant) << text;
+        }
+    }
+    FpVariant untouched = FpVariant::X87SseDp;
+    for (const char* text : {"", "avx", "sse ", "x87_sse", "x87_sse_dpx"}) {
+        EXPECT_FALSE(parse_fp_variant(text, &untouched)) << text;
+        EXPECT_EQ(untouched, FpVariant::X87SseDp) << text;
+    }
+}

@@ -1,4 +1,4 @@
-// netburst-run --merge: reading both kinds of per-rank file, joining them by rank, and the statistics.
+// netburst-run merge: reading both kinds of per-rank file, joining them by rank, and the statistics.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -40,7 +40,7 @@ TEST(MergeStats, BalancedAndDegenerate) {
     EXPECT_EQ(compute_stats({}).count, 0u);
 }
 
-// What netburst-run -o counts.%r.json --json writes (trimmed to what --merge reads).
+// What netburst-run -o counts.%r.json --json writes (trimmed to what merge reads).
 std::string netburst_report(int rank, long long instructions) {
     nlohmann::json j;
     j["command"] = {"./stencil"};

@@ -1,0 +1,48 @@
+// What netburst-run's counting runs and `record` parse alike: the options that describe the run under the tool,
+// the option loop, and the messages of netburst-run's own failures.
+#pragma once
+
+#include <getopt.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "emulator/valgrind/kernel_model.h"
+#include "table/cpu_model.h"
+
+namespace netburst::emu::run {
+
+// Exit statuses of netburst-run's own failures; otherwise it exits with the program's status (128 + the signal
+// number when a signal killed it), as a shell would.
+constexpr int kExitOwnError = 125;
+constexpr int kExitNotExecutable = 126;
+constexpr int kExitNotFound = 127;
+
+// The options counting runs and `record` both take.
+struct ToolOptions {
+    unsigned model = kDefaultModel;
+    bool kernel_model = true;
+    std::uint64_t timer_tick = vg::kDefaultTimerTick;
+    bool children = true;
+    bool progress = true;  // the progress line, when standard error is a terminal
+    std::vector<std::string> valgrind_options;
+};
+
+// getopt_long's loop over argv: the subcommand's `short_options` and `own` long options, then --model,
+// --kernel-model, --timer-tick, --no-children, --no-progress, --valgrind-option (into *tool) and -h/--help (prints
+// `usage` and exits). `take_own` applies one of the subcommand's options and returns false for any other. The
+// options end at the program's name, so that its own are left alone; returns the program and its arguments.
+std::vector<std::string> parse_run_options(int argc, char** argv, const char* command_name, const char* usage,
+                                           const std::string& short_options, const std::vector<option>& own,
+                                           const std::function<bool(int c, const char* arg)>& take_own,
+                                           ToolOptions* tool);
+
+// "NAME: message" on standard error (NAME: netburst-run, or with its subcommand); returns `status`, the exit status.
+int failed(const char* command_name, const std::string& message, int status = kExitOwnError);
+
+// A wrong command line: the message and where the help is, then netburst-run ends with kExitOwnError.
+[[noreturn]] void usage_error(const char* command_name, const std::string& message);
+
+}  // namespace netburst::emu::run
