@@ -122,10 +122,10 @@ int nb_rt_take_pebs(struct nb_pebs_note* out);
  * own PEBS does not count (perf.data holds no registers). */
 int nb_rt_pebs_armed(void);
 
-/* The guest's CPUID (emulator/valgrind/guest_cpuid.h) on the current thread's logical processor: regs receives
+/* The guest's CPUID (emulator/x86/guest_cpuid.h) on the current thread's logical processor: regs receives
  * EAX, EBX, ECX, EDX. */
 void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
-/* Instructions the emulated model does not have (emulator/valgrind/guest_isa.h). nb_rt_missing_extension: the
+/* Instructions the emulated model does not have (emulator/x86/guest_isa.h). nb_rt_missing_extension: the
  * extension (a GuestExtension, 0 for none) the model lacks of the instruction in bytes[0, length).
  * nb_rt_missing_instruction: one ran at pc; returns 1 for the process's first, which nb_rt_name_first_missing may
  * then name (its function). */
@@ -162,7 +162,7 @@ uint64_t nb_rt_timed_instructions(void);
 int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted);
 uint64_t nb_rt_thread_switches(void);
 
-/* The x86-64 classifier (emulator/valgrind/x86_classify.h) for the instrumenter. */
+/* The x86-64 classifier (emulator/x86/x86_classify.h) for the instrumenter. */
 struct nb_x86_class {
     uint8_t cls;         /* InsnClass */
     uint8_t known;
@@ -173,7 +173,7 @@ struct nb_x86_class {
     uint8_t form;        /* InsnForm */
 };
 void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out);
-/* The registers an instruction reads and writes, from its bytes (emulator/valgrind/x86_operands.h). */
+/* The registers an instruction reads and writes, from its bytes (emulator/x86/x86_operands.h). */
 struct nb_x86_operands {
     uint64_t reads, writes;  /* RegMask bits */
     uint8_t known;           /* 0: an encoding the operand decoder does not know */

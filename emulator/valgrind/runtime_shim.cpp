@@ -1,11 +1,11 @@
 // The extern "C" entry points of nb_runtime.h, forwarding to the one ToolRuntime and building static infos.
 #include <new>
 
-#include "emulator/valgrind/guest_isa.h"
+#include "emulator/x86/guest_isa.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/runtime.h"
-#include "emulator/valgrind/x86_classify.h"
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/x86_classify.h"
+#include "emulator/x86/x86_operands.h"
 
 using netburst::emu::Instruction;
 using netburst::emu::InsnClass;

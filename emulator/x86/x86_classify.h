@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "emulator/model/instruction.h"
-#include "emulator/valgrind/x86_decode.h"
+#include "emulator/x86/x86_decode.h"
 
 namespace netburst::emu {
 

@@ -1,6 +1,6 @@
-#include "emulator/valgrind/x86_classify.h"
+#include "emulator/x86/x86_classify.h"
 
-#include "emulator/valgrind/x86_form.h"
+#include "emulator/x86/x86_form.h"
 
 namespace netburst::emu {
 

@@ -1,11 +1,11 @@
-// Instructions of extensions a Pentium 4 model does not have (emulator/valgrind/guest_isa.h), from their bytes as
+// Instructions of extensions a Pentium 4 model does not have (emulator/x86/guest_isa.h), from their bytes as
 // GNU as encodes them.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "emulator/valgrind/guest_isa.h"
-#include "emulator/valgrind/machine_info.h"
+#include "emulator/x86/guest_isa.h"
+#include "emulator/x86/machine_info.h"
 
 using namespace netburst::emu::vg;
 using E = GuestExtension;

@@ -1,4 +1,4 @@
-#include "emulator/valgrind/x86_form.h"
+#include "emulator/x86/x86_form.h"
 
 namespace netburst::emu {
 

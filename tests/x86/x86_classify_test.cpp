@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "emulator/valgrind/x86_classify.h"
+#include "emulator/x86/x86_classify.h"
 
 using namespace netburst::emu;
 using C = InsnClass;
@@ -326,7 +326,7 @@ TEST(X86Classify, ValgrindSpecialSequence) {
     EXPECT_FALSE(is_valgrind_special_sequence(rol, sizeof rol));
 }
 
-// The timing form (emulator/valgrind/x86_form.h) of encodings whose form the core's table covers, and of a few
+// The timing form (emulator/x86/x86_form.h) of encodings whose form the core's table covers, and of a few
 // whose class's figure stands. Bytes from GNU as, as above.
 TEST(X86Form, EncodingTable) {
     using F = InsnForm;

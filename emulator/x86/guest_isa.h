@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "emulator/valgrind/guest_cpuid.h"
+#include "emulator/x86/guest_cpuid.h"
 
 namespace netburst::emu::vg {
 

@@ -1,9 +1,9 @@
 // Opcode facts from the SDM Vol. 2 opcode maps (Appendix A) and each instruction's CPUID feature flag. The encoding
 // is read by the decoder front the classifier and the operand decoder share (x86_decode.h); only the mandatory
 // prefix, REX.W, the map, the opcode and the ModRM byte matter here.
-#include "emulator/valgrind/guest_isa.h"
+#include "emulator/x86/guest_isa.h"
 
-#include "emulator/valgrind/x86_decode.h"
+#include "emulator/x86/x86_decode.h"
 
 namespace netburst::emu::vg {
 

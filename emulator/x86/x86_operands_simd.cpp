@@ -1,6 +1,6 @@
 // The operand rules of the SSE, SSE2, SSE3 and MMX instructions (0F map) and of the common VEX (AVX, AVX2, BMI)
 // encodings. Operand roles are the Intel SDM's (volume 2); x86_operands.h says what counts as a read.
-#include "emulator/valgrind/x86_operand_builder.h"
+#include "emulator/x86/x86_operand_builder.h"
 
 namespace netburst::emu::x86ops {
 

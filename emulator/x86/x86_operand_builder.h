@@ -4,7 +4,7 @@
 // Freestanding, internal to the operand decoder.
 #pragma once
 
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/x86_operands.h"
 
 namespace netburst::emu::x86ops {
 

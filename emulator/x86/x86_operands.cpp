@@ -1,9 +1,9 @@
 // The operand rules of the general-purpose, system and x87 instructions (the one-byte map and the 0F map's integer
 // opcodes). The SSE, MMX and VEX rules are in x86_operands_simd.cpp. Operand roles and implicit operands are the
 // Intel SDM's (volume 2); x86_operands.h says what counts as a read.
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/x86_operands.h"
 
-#include "emulator/valgrind/x86_operand_builder.h"
+#include "emulator/x86/x86_operand_builder.h"
 
 namespace netburst::emu {
 

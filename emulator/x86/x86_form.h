@@ -4,7 +4,7 @@
 #pragma once
 
 #include "emulator/model/instruction.h"
-#include "emulator/valgrind/x86_decode.h"
+#include "emulator/x86/x86_decode.h"
 
 namespace netburst::emu {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/x86_operands.h"
 
 using namespace netburst::emu;
 
