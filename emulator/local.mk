@@ -30,5 +30,6 @@ tests_emulator_emulator_tests_SOURCES = tests/emulator/tier_corpus.h tests/emula
 	tests/emulator/memo_probe_test.cpp
 TESTS += tests/emulator/emulator_tests
 
+include $(srcdir)/emulator/x86/local.mk
 include $(srcdir)/emulator/valgrind/local.mk
 include $(srcdir)/emulator/run/local.mk

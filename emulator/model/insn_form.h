@@ -3,7 +3,7 @@
 // The class (instruction.h) drives the events and the uop shape; the form only refines the latency and the
 // throughput of the instruction's operation uop. A front end that cannot tell the form leaves it None, and the
 // class's figure applies. Forms group encodings that measure alike; they are decided once per instruction from
-// its bytes (emulator/valgrind/x86_form.cpp).
+// its bytes (the opcode table, emulator/x86/opcode_table.h).
 //
 // Freestanding: plain data, used inside the Valgrind tool.
 #pragma once

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "emulator/valgrind/machine_info.h"
+#include "emulator/x86/machine_info.h"
 #include "emulator/valgrind/shadow_stack.h"
 #include "table/cpu_model.h"
 

@@ -4,7 +4,7 @@
 
 #include "alloc/allocator.h"
 #include "encode/program.h"
-#include "emulator/valgrind/guest_cpuid.h"
+#include "emulator/x86/guest_cpuid.h"
 #include "events/suggest.h"
 #include "table/metrics.h"
 #include "table/msr_map.h"

@@ -71,10 +71,9 @@ static VG_REGPARM(2) void nb_missing_hit(HWord pc, HWord extension) {
     }
 }
 
-void nb_isa_check(IRSB* out, const IRStmt* imark) {
-    const Addr pc = imark->Ist.IMark.addr;
-    const unsigned extension = nb_rt_missing_extension((const uint8_t*)pc, imark->Ist.IMark.len);
+void nb_isa_check(IRSB* out, const IRStmt* imark, unsigned extension) {
     if (extension == 0) return;
+    const Addr pc = imark->Ist.IMark.addr;
     IRDirty* d = unsafeIRDirty_0_N(2, "nb_missing_hit", VG_(fnptr_to_fnentry)(&nb_missing_hit),
                                    mkIRExprVec_2(IRExpr_Const(IRConst_U64(pc)), IRExpr_Const(IRConst_U64(extension))));
     addStmtToIRSB(out, IRStmt_Dirty(d));

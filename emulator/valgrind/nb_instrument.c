@@ -164,7 +164,7 @@ void nb_instrument_stats(void) {
 
 typedef struct {
     Int first, end;        /* statements [first, end) of sb_in, the IMark included */
-    struct nb_x86_class k;
+    struct nb_x86_insn k;  /* its bytes, decoded once */
     struct nb_insn_desc d;
     Int kind;              /* nb_class_kind */
     Int mem_seen;          /* memory accesses in the IR (all of them; the first two are recorded) */
@@ -399,7 +399,7 @@ static void show_encoding(const HChar* what, const Insn* in, const UChar* bytes,
     VG_(umsg)("netburst: %s: %#llx: %s(bytes %#llx, IR %#llx)\n", what, (ULong)in->d.pc, hex, bytes_say, ir_says);
 }
 
-/* An instruction's register reads come from its bytes (x86_operands.h) whenever the operand decoder knows the
+/* An instruction's register reads come from its bytes (x86_instruction.h) whenever the opcode table knows the
  * encoding: the IR's GETs cannot give them, because VEX's minimal optimisation, which runs even at level 0,
  * replaces a GET by a temporary an earlier instruction of the superblock defined, or by a constant, so a read
  * seen in the IR depends on where the block was cut. The IR-derived reads (scan_expr) remain for the encodings
@@ -408,19 +408,17 @@ static void show_encoding(const HChar* what, const Insn* in, const UChar* bytes,
  * say which stack register an instruction wrote: those writes are the decoder's (st(i) from TOP, mmN, TOP's moves).
  * Where the decoder has an idea of the writes too, a disagreement is counted for -v -v (and shown with -v -v -v). */
 static void take_reads_from_bytes(Insn* in, const UChar* bytes, UInt len) {
-    struct nb_x86_operands ops;
-    nb_operands(bytes, len, nb_clo.model >= 3, &ops);
-    if (!ops.known) {
+    if (!in->k.operands_known) {
         nb_stat_ir_reads++;
         if (VG_(clo_verbosity) > 2) show_encoding("reads from the IR", in, bytes, len, 0, 0);
         return;
     }
     nb_stat_decoded++;
-    in->d.reads = ops.reads;
-    in->d.writes = (in->d.writes & ~nb_reg_x87_all()) | (ops.writes & nb_reg_x87_all());
-    if (ops.writes != in->d.writes) {
+    in->d.reads = in->k.reads;
+    in->d.writes = (in->d.writes & ~nb_reg_x87_all()) | (in->k.writes & nb_reg_x87_all());
+    if (in->k.writes != in->d.writes) {
         nb_stat_write_disagreements++;
-        if (VG_(clo_verbosity) > 2) show_encoding("writes differ", in, bytes, len, ops.writes, in->d.writes);
+        if (VG_(clo_verbosity) > 2) show_encoding("writes differ", in, bytes, len, in->k.writes, in->d.writes);
     }
 }
 
@@ -435,7 +433,7 @@ static void analyse(Scan* s, IRSB* sb) {
         IRStmt* mark = sb->stmts[in->first];
         const Addr pc = mark->Ist.IMark.addr;
         const UInt len = mark->Ist.IMark.len;
-        nb_classify((const UChar*)pc, len, &in->k);
+        nb_decode_insn((const UChar*)pc, len, nb_clo.model >= 3, &in->k);
         in->recorded = !in->k.special && len >= 1 && len <= 15;
         in->d.pc = pc;
         in->d.length = (UChar)len;
@@ -678,7 +676,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     for (Int i = 0; i < n; i++) {
         Insn* in = &s.insns[i];
         addStmtToIRSB(out, sb_in->stmts[in->first]);  /* the IMark */
-        nb_isa_check(out, sb_in->stmts[in->first]);
+        nb_isa_check(out, sb_in->stmts[in->first], in->k.missing_extension);
         if (!in->recorded) {
             for (Int j = in->first + 1; j < in->end; j++) addStmtToIRSB(out, sb_in->stmts[j]);
             continue;

@@ -122,14 +122,12 @@ int nb_rt_take_pebs(struct nb_pebs_note* out);
  * own PEBS does not count (perf.data holds no registers). */
 int nb_rt_pebs_armed(void);
 
-/* The guest's CPUID (emulator/valgrind/guest_cpuid.h) on the current thread's logical processor: regs receives
+/* The guest's CPUID (emulator/x86/guest_cpuid.h) on the current thread's logical processor: regs receives
  * EAX, EBX, ECX, EDX. */
 void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
-/* Instructions the emulated model does not have (emulator/valgrind/guest_isa.h). nb_rt_missing_extension: the
- * extension (a GuestExtension, 0 for none) the model lacks of the instruction in bytes[0, length).
+/* Instructions the emulated model does not have (emulator/x86/guest_isa.h; nb_decode_insn tells which).
  * nb_rt_missing_instruction: one ran at pc; returns 1 for the process's first, which nb_rt_name_first_missing may
  * then name (its function). */
-unsigned nb_rt_missing_extension(const uint8_t* bytes, unsigned length);
 int nb_rt_missing_instruction(uint64_t pc, unsigned extension);
 void nb_rt_name_first_missing(const char* symbol);
 
@@ -162,8 +160,10 @@ uint64_t nb_rt_timed_instructions(void);
 int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted);
 uint64_t nb_rt_thread_switches(void);
 
-/* The x86-64 classifier (emulator/valgrind/x86_classify.h) for the instrumenter. */
-struct nb_x86_class {
+/* One decode of an instruction's bytes (emulator/x86/x86_instruction.h) answers all the instrumenter asks: class,
+ * form and branch target, the registers it reads and writes (prescott_idioms: the 90 nm zero idioms, models 3 and
+ * later), and the extension the emulated model lacks of it. */
+struct nb_x86_insn {
     uint8_t cls;         /* InsnClass */
     uint8_t known;
     uint8_t rep_mode;    /* enum nb_rep_mode */
@@ -171,14 +171,11 @@ struct nb_x86_class {
     int32_t rel;         /* direct branches: target = pc + length + rel */
     uint8_t special;     /* Valgrind's client-request sequence: not guest work */
     uint8_t form;        /* InsnForm */
-};
-void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out);
-/* The registers an instruction reads and writes, from its bytes (emulator/valgrind/x86_operands.h). */
-struct nb_x86_operands {
+    uint8_t operands_known;  /* 0: an encoding whose operands the opcode table does not give */
     uint64_t reads, writes;  /* RegMask bits */
-    uint8_t known;           /* 0: an encoding the operand decoder does not know */
+    unsigned missing_extension;  /* a GuestExtension the model lacks (nb_rt_missing_instruction), 0 for none */
 };
-void nb_operands(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_operands* out);
+void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_insn* out);
 /* The RegMask bits (emulator/model/instruction.h) for the flags, the x87 status word, a general register and an
  * xmm; and every bit of the x87 and MMX registers (the status word, the stack registers named from TOP, mm0-mm7,
  * TOP's moves), which only the bytes can give. */

@@ -51,8 +51,8 @@ void nb_fix_at_random(Addr initial_sp);
 /* Makes the block's cpuid answer with the emulated Pentium 4 (before the block is analysed). */
 void nb_cpuid_redirect(IRSB* sb);
 /* After an instruction's IMark in the instrumented block: reports each execution of an instruction the emulated
- * model does not have. */
-void nb_isa_check(IRSB* out, const IRStmt* imark);
+ * model does not have (extension: the one nb_decode_insn found missing, 0 for none). */
+void nb_isa_check(IRSB* out, const IRStmt* imark, unsigned extension);
 
 /* ---- The guest's clock (nb_clock.c) ---- */
 /* Notes the host's time at the start (post_clo_init). */

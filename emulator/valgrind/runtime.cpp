@@ -2,7 +2,7 @@
 
 #include <new>
 
-#include "emulator/valgrind/machine_info.h"
+#include "emulator/x86/machine_info.h"
 #include "emulator/valgrind/results_file.h"
 #include "table/msr_map.h"
 #include "table/registers.h"

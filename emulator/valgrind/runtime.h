@@ -10,7 +10,7 @@
 
 #include "emulator/emulator.h"
 #include "emulator/trace/binary_codec.h"
-#include "emulator/valgrind/guest_cpuid.h"
+#include "emulator/x86/guest_cpuid.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/program_file.h"

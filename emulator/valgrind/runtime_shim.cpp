@@ -1,11 +1,10 @@
 // The extern "C" entry points of nb_runtime.h, forwarding to the one ToolRuntime and building static infos.
 #include <new>
 
-#include "emulator/valgrind/guest_isa.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/runtime.h"
-#include "emulator/valgrind/x86_classify.h"
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/guest_isa.h"
+#include "emulator/x86/x86_instruction.h"
 
 using netburst::emu::Instruction;
 using netburst::emu::InsnClass;
@@ -125,10 +124,6 @@ void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]) {
     regs[3] = r.edx;
 }
 
-unsigned nb_rt_missing_extension(const uint8_t* bytes, unsigned length) {
-    return static_cast<unsigned>(netburst::emu::vg::missing_extension(g_runtime->machine(), bytes, length));
-}
-
 int nb_rt_missing_instruction(uint64_t pc, unsigned extension) {
     const auto e = static_cast<netburst::emu::vg::GuestExtension>(extension);
     return g_runtime->note_missing_instruction(pc, netburst::emu::vg::extension_name(e)) ? 1 : 0;
@@ -182,29 +177,27 @@ uint64_t nb_rt_thread_switches(void) { return g_runtime ? g_runtime->thread_swit
 
 extern "C" {
 
-void nb_classify(const uint8_t* bytes, unsigned length, struct nb_x86_class* out) {
-    *out = nb_x86_class{};
+void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_insn* out) {
+    *out = nb_x86_insn{};
+    netburst::emu::X86OperandOptions options;
+    options.prescott_idioms = prescott_idioms != 0;
+    const netburst::emu::X86Instruction c = netburst::emu::decode_instruction(bytes, length, options);
+    out->missing_extension =
+        static_cast<unsigned>(netburst::emu::vg::missing_extension(g_runtime->machine(), c.extension));
     if (netburst::emu::is_valgrind_special_sequence(bytes, length)) {
         out->special = 1;
         out->known = 1;
         return;
     }
-    const netburst::emu::X86Class c = netburst::emu::classify_x86(bytes, length);
     out->cls = static_cast<uint8_t>(c.cls);
     out->form = static_cast<uint8_t>(c.form);
     out->known = c.known ? 1 : 0;
     out->rep_mode = !c.rep ? NB_REP_NONE : (c.compares ? NB_REP_COND : NB_REP_PLAIN);
     out->has_rel = c.has_rel ? 1 : 0;
     out->rel = c.rel;
-}
-
-void nb_operands(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_operands* out) {
-    netburst::emu::X86OperandOptions options;
-    options.prescott_idioms = prescott_idioms != 0;
-    const netburst::emu::X86Operands o = netburst::emu::x86_operands(bytes, length, options);
-    out->known = o.known ? 1 : 0;
-    out->reads = o.reads;
-    out->writes = o.writes;
+    out->operands_known = c.operands.known ? 1 : 0;
+    out->reads = c.operands.reads;
+    out->writes = c.operands.writes;
 }
 
 uint64_t nb_reg_flags(void) { return netburst::emu::kRegFlags; }

@@ -1,10 +1,12 @@
-// The vocabulary the operand rules (x86_operands.cpp, x86_operands_simd.cpp) are written in: reads and writes of
-// ModRM operands, implicit registers and the flags, with the partial-register rule applied in one place.
+// The vocabulary the opcode table's operand rules are written in: reads and writes of ModRM operands, implicit
+// registers and the flags, with the partial-register rule applied in one place; and the SIMD rules that several
+// opcode maps share. x86_instruction.h says what counts as a read.
 //
-// Freestanding, internal to the operand decoder.
+// Freestanding, internal to the opcode table.
 #pragma once
 
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/x86_decode.h"
+#include "emulator/x86/x86_instruction.h"
 
 namespace netburst::emu::x86ops {
 
@@ -17,14 +19,22 @@ enum class File : std::uint8_t { Gpr, Xmm, Mmx };
 
 class Builder {
 public:
-    explicit Builder(const X86Decoded& d) : d_(d) { out_.known = true; }
+    Builder(const X86Decoded& d, X86OperandOptions options) : d_(d), options_(options) { out_.known = true; }
 
     const X86Decoded& d() const { return d_; }
     X86Operands result() const { return out_; }
-    X86Operands unknown() const { return X86Operands{}; }
+    bool prescott_idioms() const { return options_.prescott_idioms; }
 
     // Operand size of a general-register instruction: REX.W 8, 66 2, else 4 bytes.
     unsigned opsize() const { return d_.rex_w ? 8 : d_.op66 ? 2 : 4; }
+    // The opcode's w bit (bit 0) picks between the byte form and the operand size, in the rows that pair them.
+    unsigned wsize() const { return (d_.op & 1) ? opsize() : 1; }
+    // A general register's size for movd/movq and the conversions to and from integers: REX.W 8, else 4.
+    unsigned gpr_size() const { return d_.rex_w ? 8 : 4; }
+    // MMX registers without 66, xmm with it (the SSE2 form of an MMX instruction); VEX has only xmm.
+    File mmx_or_xmm() const { return d_.vex || d_.pp == Pp::P66 ? File::Xmm : File::Mmx; }
+    // The register in the opcode's low three bits, extended by REX.B (push, pop, mov imm, xchg, bswap).
+    unsigned opcode_register() const { return (d_.op & 7) | (d_.rex_b ? 8u : 0u); }
     bool same_registers() const { return !d_.mem && d_.reg_n == d_.rm_n; }
 
     void read_gpr(unsigned n) { out_.reads |= reg_gpr(n); }
@@ -48,6 +58,10 @@ public:
     void rmw_st(unsigned i) { read_st(i); write_st(i); }
     void read_all_st() { out_.reads |= kRegStMask; }
     void write_all_st() { out_.writes |= kRegStMask; }
+    // The x87 operand in ModRM.rm: st(i), or a memory operand (whose address registers are read).
+    unsigned st_i() const { return d_.rm_n & 7; }
+    void read_st_E() { if (d_.mem) address(); else read_st(st_i()); }
+    void write_st_E() { if (d_.mem) address(); else write_st(st_i()); }
     // A push writes the register that becomes st(0): st(7) before it.
     void x87_push() { write_st(7); out_.writes |= kX87Push; }
     void x87_top(RegMask change) { out_.writes |= change; }  // TOP moves, no register is written (fdecstp)
@@ -70,24 +84,25 @@ public:
     // ModRM r/m ("E") and reg ("G") operands. A memory E reads its address registers whichever way it is used.
     void read_E(File f, unsigned size = 8) {
         if (d_.mem) address();
-        else read(f, rm(size), size);
+        else read(f, rm(size));
     }
     void write_E(File f, unsigned size = 8) {
         if (d_.mem) address();
         else write(f, rm(size), size);
     }
-    void read_G(File f, unsigned size = 8) { read(f, reg(size), size); }
+    void read_G(File f, unsigned size = 8) { read(f, reg(size)); }
     void write_G(File f, unsigned size = 8) { write(f, reg(size), size); }
     void rmw_E(File f, unsigned size = 8) { read_E(f, size); write_E(f, size); }
     void rmw_G(File f, unsigned size = 8) { read_G(f, size); write_G(f, size); }
 
-private:
     // Byte registers 4-7 without a REX prefix are ah, ch, dh, bh: the second byte of rax, rcx, rdx, rbx.
     unsigned byte_register(unsigned n) const { return !d_.rex && n >= 4 && n < 8 ? n - 4 : n; }
+
+private:
     unsigned rm(unsigned size) const { return size == 1 ? byte_register(d_.rm_n) : d_.rm_n; }
     unsigned reg(unsigned size) const { return size == 1 ? byte_register(d_.reg_n) : d_.reg_n; }
 
-    void read(File f, unsigned n, unsigned) {
+    void read(File f, unsigned n) {
         if (f == File::Gpr) read_gpr(n);
         else if (f == File::Xmm) read_xmm(n);
         else out_.reads |= reg_mm(n);
@@ -99,10 +114,48 @@ private:
     }
 
     const X86Decoded& d_;
+    X86OperandOptions options_;
     X86Operands out_;
 };
 
-// The SIMD rules, for the 0F map's SSE/MMX opcodes and the VEX encodings (x86_operands_simd.cpp).
-X86Operands simd_operands(Builder& b, X86OperandOptions options);
+// Rules the maps share. "v" is the MMX-or-xmm operand (mmx_or_xmm), "x" an xmm register, "g" a general register.
+namespace rules {
+
+constexpr File G = File::Gpr;
+constexpr File X = File::Xmm;
+constexpr File M = File::Mmx;
+
+inline void none(Builder&) {}
+inline void read_flags(Builder& b) { b.read_flags(); }
+inline void merge_flags(Builder& b) { b.merge_flags(); }
+inline void push_pop(Builder& b) { b.push_pop(); }
+inline void address(Builder& b) { b.address(); }
+
+// dest = dest op src: packed and scalar arithmetic, logic, compares, unpacks, shuffles.
+inline void rmw_x(Builder& b) { b.read_E(X); b.rmw_G(X); }
+inline void rmw_v(Builder& b) { b.read_E(b.mmx_or_xmm()); b.rmw_G(b.mmx_or_xmm()); }
+// dest = f(src), the whole destination written: full-width moves and conversions.
+template <File Dest, File Src>
+void overwrite(Builder& b) { b.read_E(Src); b.write_G(Dest); }
+inline void overwrite_v(Builder& b) { b.read_E(b.mmx_or_xmm()); b.write_G(b.mmx_or_xmm()); }
+// dest's low element = f(src), the rest of dest kept: sqrtss, cvtss2sd, cvtsi2sd, movlps m64...
+template <File Dest, File Src>
+void merge(Builder& b) { b.read_E(Src); b.rmw_G(Dest); }
+// r/m = reg: stores, and register moves in the store direction.
+inline void store_x(Builder& b) { b.read_G(X); b.write_E(X); }
+inline void store_v(Builder& b) { b.read_G(b.mmx_or_xmm()); b.write_E(b.mmx_or_xmm()); }
+// Compares of two xmm operands into the flags: comiss, ucomisd, ptest.
+inline void compare_x(Builder& b) { b.read_E(X); b.read_G(X); b.write_flags(); }
+// VEX's non-destructive source: dest = vvvv op r/m.
+inline void nds(Builder& b) { b.read_xmm(b.d().vvvv); b.read_E(X); b.write_G(X); }
+// A VEX zero idiom: vpxor, vpsub*, vxorps of a register with itself read nothing.
+inline void nds_zero_idiom(Builder& b) {
+    if (!b.d().mem && b.d().rm_n == b.d().vvvv) b.write_G(X);
+    else nds(b);
+}
+// r/m to a general register: movmskps, pmovmskb.
+inline void xmm_to_gpr(Builder& b) { b.read_E(X); b.write_G(G, b.gpr_size()); }
+
+}  // namespace rules
 
 }  // namespace netburst::emu::x86ops

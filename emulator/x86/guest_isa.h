@@ -2,10 +2,10 @@
 //
 // The guest's CPUID describes the emulated Pentium 4 (guest_cpuid.h), so libraries that dispatch on it run code a
 // Pentium 4 can run. A program may still execute newer instructions: code built with -mavx2 or -march=native, or
-// that does not ask CPUID. Valgrind executes them all the same, and the emulator counts them as the class
-// x86_classify gives them; the tool reports how many ran and where the first was (doc/guest-cpu.md). An
-// instruction is "missing" on a model when the CPUID feature flag of its extension is clear in that model's CPUID:
-// one source of truth for what the model has.
+// that does not ask CPUID. Valgrind executes them all the same, and the emulator counts them as the class the
+// opcode table gives them; the tool reports how many ran and where the first was (doc/guest-cpu.md). The opcode
+// table (opcode_table.h) names each opcode's extension; an instruction is "missing" on a model when the CPUID
+// feature flag of its extension is clear in that model's CPUID: one source of truth for what the model has.
 //
 // Only extensions later than SSE2 are recognised (and SSE3 with MONITOR, which models 3 and later have). 64-bit
 // mode itself, which models 0-2 lack, is not reported per instruction (doc/guest-cpu.md).
@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "emulator/valgrind/guest_cpuid.h"
+#include "emulator/x86/guest_cpuid.h"
 
 namespace netburst::emu::vg {
 
@@ -48,15 +48,11 @@ enum class GuestExtension : std::uint8_t {
     Count_
 };
 
-// The extension of the instruction in bytes[0, length) (64-bit mode), None for one every Pentium 4 has.
-GuestExtension extension_of(const std::uint8_t* bytes, unsigned length);
-
 const char* extension_name(GuestExtension e);   // "SSSE3", "AVX"...: one word
 CpuidFeature extension_feature(GuestExtension e);
 
-// Whether the machine `m` lacks the extension of the instruction (its feature flag is clear in m's CPUID).
-inline GuestExtension missing_extension(const nb_emulator_info& m, const std::uint8_t* bytes, unsigned length) {
-    const GuestExtension e = extension_of(bytes, length);
+// e when the machine `m` lacks the extension (its feature flag is clear in m's CPUID), else None.
+inline GuestExtension missing_extension(const nb_emulator_info& m, GuestExtension e) {
     return e != GuestExtension::None && !guest_has_feature(m, extension_feature(e)) ? e : GuestExtension::None;
 }
 

@@ -1,6 +1,6 @@
-// The operand decoder against a table of encodings. The bytes were produced by GNU as from the mnemonic in the
-// first column (x86-64, AT&T syntax: the destination is the last operand); the expected reads and writes are the
-// operands the Intel SDM (volume 2) defines for the form, with the rules of x86_operands.h (partial registers,
+// The opcode table's operand rules against a table of encodings. The bytes were produced by GNU as from the mnemonic
+// in the first column (x86-64, AT&T syntax: the destination is the last operand); the expected reads and writes are
+// the operands the Intel SDM (volume 2) defines for the form, with the rules of x86_instruction.h (partial registers,
 // flags kept, zero idioms of the Northwood, model 2). "x87" is the x87 status and control words; st0-st7 the stack
 // registers numbered from TOP before the instruction; "push", "pop", "pop2" and "fxch" how it moves TOP or renames.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "emulator/valgrind/x86_operands.h"
+#include "emulator/x86/x86_instruction.h"
 
 using namespace netburst::emu;
 
@@ -237,7 +237,7 @@ std::string names_of(RegMask m) {
 
 TEST(X86Operands, ReadsAndWritesOfEachEncoding) {
     for (const Encoding& e : kEncodings) {
-        const X86Operands o = x86_operands(e.bytes.data(), static_cast<unsigned>(e.bytes.size()), {});
+        const X86Operands o = decode_instruction(e.bytes.data(), static_cast<unsigned>(e.bytes.size()), {}).operands;
         EXPECT_TRUE(o.known) << e.text;
         EXPECT_EQ(names_of(o.reads), names_of(mask_of(e.reads))) << e.text << ": reads";
         EXPECT_EQ(names_of(o.writes), names_of(mask_of(e.writes))) << e.text << ": writes";
@@ -254,16 +254,17 @@ TEST(X86Operands, PrescottZeroIdioms) {
     const std::vector<std::uint8_t> psubq = {0x66, 0x0f, 0xfb, 0xd2};  // psubq %xmm2, %xmm2
     const std::vector<std::uint8_t> psubq_other = {0x66, 0x0f, 0xfb, 0xd1};  // psubq %xmm1, %xmm2
     for (const auto* bytes : {&xorps, &xorpd, &psubq}) {
-        const X86Operands o = x86_operands(bytes->data(), static_cast<unsigned>(bytes->size()), prescott);
+        const X86Operands o =
+            decode_instruction(bytes->data(), static_cast<unsigned>(bytes->size()), prescott).operands;
         EXPECT_TRUE(o.known);
         EXPECT_EQ(o.reads, 0u);
         EXPECT_NE(o.writes, 0u);
-        EXPECT_NE(x86_operands(bytes->data(), static_cast<unsigned>(bytes->size()), {}).reads, 0u);
+        EXPECT_NE(decode_instruction(bytes->data(), static_cast<unsigned>(bytes->size()), {}).operands.reads, 0u);
     }
-    EXPECT_EQ(x86_operands(psubq_other.data(), 4, prescott).reads, reg_xmm(1) | reg_xmm(2));
+    EXPECT_EQ(decode_instruction(psubq_other.data(), 4, prescott).operands.reads, reg_xmm(1) | reg_xmm(2));
 }
 
-// Encodings the decoder does not know are reported as unknown, so that the tool falls back to the IR.
+// Encodings whose operands the table does not give are reported as unknown, so that the tool falls back to the IR.
 TEST(X86Operands, UnknownEncodings) {
     const std::vector<std::vector<std::uint8_t>> unknown = {
         {0x66, 0x0f, 0x38, 0x41, 0xc1},        // phminposuw %xmm1, %xmm0 (SSE4.1)
@@ -273,7 +274,7 @@ TEST(X86Operands, UnknownEncodings) {
         {0x48},                                // a lone prefix
     };
     for (const auto& bytes : unknown)
-        EXPECT_FALSE(x86_operands(bytes.data(), static_cast<unsigned>(bytes.size()), {}).known);
+        EXPECT_FALSE(decode_instruction(bytes.data(), static_cast<unsigned>(bytes.size()), {}).operands.known);
 }
 
 // The decoder never reads past the length it is given.
@@ -281,7 +282,7 @@ TEST(X86Operands, TruncatedEncodingsStayInBounds) {
     for (const Encoding& e : kEncodings) {
         for (unsigned len = 0; len < e.bytes.size(); ++len) {
             std::vector<std::uint8_t> copy(e.bytes.begin(), e.bytes.begin() + len);
-            (void)x86_operands(copy.data(), len, {});
+            (void)decode_instruction(copy.data(), len, {}).operands;
         }
     }
 }

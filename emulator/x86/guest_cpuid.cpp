@@ -13,7 +13,7 @@
 // - Topology is the emulator's: one core per package, one or two logical processors. Dual-core parts' fields
 //   (leaf 4 EAX[31:26]) are not copied.
 // - The SDM's rule for leaves above the maximum: the highest basic leaf's data.
-#include "emulator/valgrind/guest_cpuid.h"
+#include "emulator/x86/guest_cpuid.h"
 
 namespace netburst::emu::vg {
 

@@ -1,11 +1,12 @@
-// Instructions of extensions a Pentium 4 model does not have (emulator/valgrind/guest_isa.h), from their bytes as
-// GNU as encodes them.
+// Instructions of extensions a Pentium 4 model does not have (emulator/x86/guest_isa.h), from their bytes as
+// GNU as encodes them, through the opcode table's extension column.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "emulator/valgrind/guest_isa.h"
-#include "emulator/valgrind/machine_info.h"
+#include "emulator/x86/guest_isa.h"
+#include "emulator/x86/machine_info.h"
+#include "emulator/x86/x86_instruction.h"
 
 using namespace netburst::emu::vg;
 using E = GuestExtension;
@@ -64,6 +65,10 @@ const Case kCases[] = {
     {"xtest", {0x0F, 0x01, 0xD6}, E::Rtm},
 };
 
+E extension_of(const std::vector<std::uint8_t>& bytes) {
+    return netburst::emu::decode_instruction(bytes.data(), static_cast<unsigned>(bytes.size())).extension;
+}
+
 nb_emulator_info machine(unsigned model) {
     nb_emulator_info m;
     describe_machine(netburst::emu::EmulatedMachine{}.with_model(model), &m);
@@ -74,7 +79,7 @@ nb_emulator_info machine(unsigned model) {
 
 TEST(GuestIsa, EachEncodingHasItsExtension) {
     for (const Case& c : kCases)
-        EXPECT_EQ(extension_of(c.bytes.data(), static_cast<unsigned>(c.bytes.size())), c.extension) << c.text;
+        EXPECT_EQ(extension_of(c.bytes), c.extension) << c.text;
 }
 
 TEST(GuestIsa, AnInstructionIsMissingWhereTheModelsCpuidLacksItsFlag) {
@@ -96,7 +101,7 @@ TEST(GuestIsa, AnInstructionIsMissingWhereTheModelsCpuidLacksItsFlag) {
         for (unsigned model : {0u, 1u, 2u, 3u, 4u, 6u}) {
             bool expected = false;
             for (unsigned m : r.missing_on) expected = expected || m == model;
-            const E e = missing_extension(machine(model), r.bytes.data(), static_cast<unsigned>(r.bytes.size()));
+            const E e = missing_extension(machine(model), extension_of(r.bytes));
             EXPECT_EQ(e != E::None, expected) << r.text << " on model " << model;
         }
     }

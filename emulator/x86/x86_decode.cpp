@@ -1,4 +1,4 @@
-#include "emulator/valgrind/x86_decode.h"
+#include "emulator/x86/x86_decode.h"
 
 namespace netburst::emu {
 

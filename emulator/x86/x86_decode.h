@@ -1,6 +1,6 @@
 // The front of the x86-64 decoder: legacy prefixes, REX, VEX/EVEX, the opcode map and opcode, ModRM, SIB and
-// displacement. The classifier (x86_classify) and the operand decoder (x86_operands) both start here, so that they
-// read every encoding the same way.
+// displacement. The one decode of an instruction (x86_instruction.h) starts here, and the opcode table's rows key on
+// what it reads.
 //
 // Freestanding: no allocation, no C library; the Valgrind tool links it.
 #pragma once

@@ -1,8 +1,8 @@
-#include "emulator/valgrind/machine_info.h"
+#include "emulator/x86/machine_info.h"
 
 #include "emulator/core/core_config.h"
 #include "emulator/core/trace_cache.h"
-#include "emulator/valgrind/guest_cpuid.h"
+#include "emulator/x86/guest_cpuid.h"
 
 namespace netburst::emu::vg {
 

@@ -1,10 +1,11 @@
-// The x86-64 classifier against a table of encodings. The bytes were produced by GNU as from the mnemonic in the
-// first column (x86-64, AT&T syntax); the expected class is what the emulator's InsnClass documents for it.
+// The instruction class the opcode table gives, against a table of encodings. The bytes were produced by GNU as
+// from the mnemonic in the first column (x86-64, AT&T syntax); the expected class is what the emulator's InsnClass
+// documents for it.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "emulator/valgrind/x86_classify.h"
+#include "emulator/x86/x86_instruction.h"
 
 using namespace netburst::emu;
 using C = InsnClass;
@@ -276,7 +277,7 @@ const char* class_name(InsnClass c) {
 TEST(X86Classify, EncodingTable) {
     for (const Encoding& e : kEncodings) {
         SCOPED_TRACE(e.text);
-        const X86Class r = classify_x86(e.bytes.data(), static_cast<unsigned>(e.bytes.size()));
+        const X86Instruction r = decode_instruction(e.bytes.data(), static_cast<unsigned>(e.bytes.size()));
         EXPECT_TRUE(r.known);
         EXPECT_STREQ(class_name(r.cls), class_name(e.cls));
         EXPECT_EQ(r.memory_form, e.memory_form);
@@ -290,31 +291,31 @@ TEST(X86Classify, EncodingTable) {
 
 TEST(X86Classify, RepAndLockPrefixes) {
     const std::uint8_t rep_movsq[] = {0xF3, 0x48, 0xA5};
-    EXPECT_TRUE(classify_x86(rep_movsq, 3).rep);
+    EXPECT_TRUE(decode_instruction(rep_movsq, 3).rep);
     const std::uint8_t movsb[] = {0xA4};
-    EXPECT_FALSE(classify_x86(movsb, 1).rep);
+    EXPECT_FALSE(decode_instruction(movsb, 1).rep);
     const std::uint8_t lock_xadd[] = {0xF0, 0x48, 0x0F, 0xC1, 0x07};
-    const X86Class r = classify_x86(lock_xadd, 5);
+    const X86Instruction r = decode_instruction(lock_xadd, 5);
     EXPECT_TRUE(r.lock);
     EXPECT_EQ(r.cls, C::Microcode);
     // F3 on a non-string instruction is a mandatory prefix, not a repeat.
     const std::uint8_t popcnt[] = {0xF3, 0x48, 0x0F, 0xB8, 0xC7};
-    EXPECT_FALSE(classify_x86(popcnt, 5).rep);
+    EXPECT_FALSE(decode_instruction(popcnt, 5).rep);
 }
 
 TEST(X86Classify, NeverReadsPastTheLength) {
     // A truncated instruction must not be read beyond `length`: classify prefixes-only and cut encodings.
     const std::uint8_t bytes[] = {0x66, 0x0F, 0x58, 0xC1};
-    for (unsigned n = 0; n <= sizeof bytes; ++n) classify_x86(bytes, n);
+    for (unsigned n = 0; n <= sizeof bytes; ++n) decode_instruction(bytes, n);
     const std::uint8_t prefixes[] = {0x66, 0xF3, 0x48};
-    EXPECT_FALSE(classify_x86(prefixes, 3).known);
+    EXPECT_FALSE(decode_instruction(prefixes, 3).known);
 }
 
 TEST(X86Classify, UnknownEncodingsAreFlagged) {
     const std::uint8_t ud1[] = {0x0F, 0xB9, 0xC0};
-    EXPECT_FALSE(classify_x86(ud1, 3).known);
+    EXPECT_FALSE(decode_instruction(ud1, 3).known);
     const std::uint8_t invalid64[] = {0x06};  // push es: not in 64-bit mode
-    EXPECT_FALSE(classify_x86(invalid64, 1).known);
+    EXPECT_FALSE(decode_instruction(invalid64, 1).known);
 }
 
 TEST(X86Classify, ValgrindSpecialSequence) {
@@ -326,7 +327,7 @@ TEST(X86Classify, ValgrindSpecialSequence) {
     EXPECT_FALSE(is_valgrind_special_sequence(rol, sizeof rol));
 }
 
-// The timing form (emulator/valgrind/x86_form.h) of encodings whose form the core's table covers, and of a few
+// The timing form (emulator/model/insn_form.h) of encodings whose form the core's table covers, and of a few
 // whose class's figure stands. Bytes from GNU as, as above.
 TEST(X86Form, EncodingTable) {
     using F = InsnForm;
@@ -415,7 +416,7 @@ TEST(X86Form, EncodingTable) {
         {"vmulsd %xmm2, %xmm1, %xmm0", {0xc5, 0xf3, 0x59, 0xc2}, F::None},
     };
     for (const FormCase& c : cases) {
-        const X86Class r = classify_x86(c.bytes.data(), static_cast<unsigned>(c.bytes.size()));
+        const X86Instruction r = decode_instruction(c.bytes.data(), static_cast<unsigned>(c.bytes.size()));
         EXPECT_EQ(static_cast<int>(r.form), static_cast<int>(c.form)) << c.text;
     }
 }

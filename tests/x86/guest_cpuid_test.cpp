@@ -1,4 +1,4 @@
-// The guest's CPUID (emulator/valgrind/guest_cpuid.h): the emulated model's identity, features, caches and
+// The guest's CPUID (emulator/x86/guest_cpuid.h): the emulated model's identity, features, caches and
 // topology. Where a real part's dump (InstLatx64, named in guest_cpuid.cpp) has the same caches and topology, the
 // registers must be that dump's.
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
-#include "emulator/valgrind/guest_cpuid.h"
-#include "emulator/valgrind/machine_info.h"
+#include "emulator/x86/guest_cpuid.h"
+#include "emulator/x86/machine_info.h"
 
 using namespace netburst::emu::vg;
 

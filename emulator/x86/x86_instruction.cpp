@@ -1,0 +1,95 @@
+#include "emulator/x86/x86_instruction.h"
+
+#include "emulator/x86/opcode_table.h"
+#include "emulator/x86/operand_rules.h"
+#include "emulator/x86/x86_decode.h"
+
+namespace netburst::emu {
+
+namespace {
+
+using x86ops::OpcodeRow;
+
+// A direct branch's displacement: the instruction's last `size` bytes.
+std::int32_t read_rel(const X86Decoded& d, unsigned size) {
+    if (d.length < size) return 0;
+    std::uint32_t v = 0;
+    for (unsigned k = 0; k < size; ++k) v |= static_cast<std::uint32_t>(d.bytes[d.length - size + k]) << (8 * k);
+    if (size == 1) return static_cast<std::int8_t>(v);
+    if (size == 2) return static_cast<std::int16_t>(v);
+    return static_cast<std::int32_t>(v);
+}
+
+// The rules that hold for every row.
+InsnClass class_of(const OpcodeRow& row, const X86Decoded& d) {
+    InsnClass c = row.classes[static_cast<unsigned>(d.pp)];
+    // VEX encodes no MMX instruction: the MMX opcodes' VEX forms are 128-bit SIMD integer.
+    if (d.vex && c == InsnClass::Mmx64) c = InsnClass::Simd128Int;
+    // A locked read-modify-write is a microcoded flow.
+    if (d.lock && (c == InsnClass::IntAlu || c == InsnClass::IntShift)) c = InsnClass::Microcode;
+    return c;
+}
+
+// Microcoded and locked flows keep their class's timing; VEX and EVEX encodings postdate NetBurst.
+InsnForm form_of(const OpcodeRow& row, const X86Decoded& d, InsnClass cls) {
+    if (d.vex || cls == InsnClass::Microcode) return InsnForm::None;
+    return row.form_rule ? row.form_rule(d) : row.forms[static_cast<unsigned>(d.pp)];
+}
+
+X86Operands operands_of(const OpcodeRow* row, const X86Decoded& d, X86OperandOptions options) {
+    // A ModRM operand cut short by the length, and EVEX (AVX-512) encodings, are not given.
+    if ((d.has_modrm && d.imm_pos > d.length) || d.evex) return X86Operands{};
+    const x86ops::OperandRule rule = row == nullptr ? nullptr : d.vex ? row->vex_operands : row->legacy_operands;
+    if (rule == nullptr) return X86Operands{};
+    x86ops::Builder b(d, options);
+    rule(b);
+    return b.result();
+}
+
+vg::GuestExtension extension_of(const OpcodeRow* row, const X86Decoded& d) {
+    if (d.evex) return vg::GuestExtension::Avx512;
+    if (d.vex) return vg::GuestExtension::Avx;  // AVX, AVX2, FMA, F16C, BMI1/2
+    return row->extensions[static_cast<unsigned>(d.pp)];
+}
+
+}  // namespace
+
+X86Instruction decode_instruction(const std::uint8_t* bytes, unsigned length, X86OperandOptions options) {
+    const X86Decoded d = decode_x86(bytes, length);
+    X86Instruction r;
+    if (!d.has_opcode) {
+        r.known = false;
+        return r;
+    }
+    // VEX and EVEX maps beyond 0F3A (AVX512-FP16's 5 and 6, reserved ones) have no rows.
+    const OpcodeRow* row = d.map <= 3 ? &x86ops::opcode_row(d) : nullptr;
+    if (row != nullptr) {
+        r.known = row->known;
+        r.cls = class_of(*row, d);
+        r.form = form_of(*row, d, r.cls);
+        r.rep = row->string && d.rep;
+        r.compares = row->compares;
+        r.has_rel = row->rel != 0;
+        if (r.has_rel) r.rel = read_rel(d, row->rel);
+    } else {
+        r.known = false;
+        r.cls = InsnClass::SsePackedSp;
+    }
+    r.memory_form = d.mem;
+    r.lock = d.lock;
+    r.operands = operands_of(row, d, options);
+    r.extension = extension_of(row, d);
+    return r;
+}
+
+bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length) {
+    // rol rdi,3; rol rdi,13; rol rdi,61; rol rdi,51 (valgrind.h, amd64)
+    static constexpr std::uint8_t kPreamble[16] = {0x48, 0xC1, 0xC7, 0x03, 0x48, 0xC1, 0xC7, 0x0D,
+                                                   0x48, 0xC1, 0xC7, 0x3D, 0x48, 0xC1, 0xC7, 0x33};
+    if (length < sizeof kPreamble) return false;
+    for (unsigned i = 0; i < sizeof kPreamble; ++i)
+        if (bytes[i] != kPreamble[i]) return false;
+    return true;
+}
+
+}  // namespace netburst::emu
