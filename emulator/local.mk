@@ -27,5 +27,7 @@ tests_emulator_emulator_tests_LDADD = libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIB
 tests_emulator_emulator_tests_SOURCES = tests/emulator/tier_corpus.h tests/emulator/emulator_tier_test.cpp
 TESTS += tests/emulator/emulator_tests
 
+include $(srcdir)/emulator/protocol/local.mk
+include $(srcdir)/emulator/sampling/local.mk
 include $(srcdir)/emulator/valgrind/local.mk
 include $(srcdir)/emulator/run/local.mk

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "alloc/schedule.h"
-#include "emulator/valgrind/program_file.h"
+#include "emulator/protocol/program_file.h"
 #include "events/request.h"
 #include "events/status.h"
 #include "presets/preset_table.h"

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <vector>
 
-#include "emulator/valgrind/program_file.h"
+#include "emulator/protocol/program_file.h"
 
 #ifndef NB_VALGRIND_TOOLDIR
 #error "NB_VALGRIND_TOOLDIR (the installed tool directory) must be defined"

@@ -23,7 +23,8 @@ libnetburst_run_a_SOURCES = \
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'
 netburst_run_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
-netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS)
+netburst_run_LDADD = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a libnetburst_vghost.a \
+	libnetburst_emu.a $(CORE_LIBS)
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
@@ -46,17 +47,14 @@ CLEANFILES += examples/l1_miss
 EXTRA_DIST += examples/l1_miss.c examples/l1_miss_ring.h scripts/l1_miss-figures.py
 
 # Unit tests of netburst-run's library: -o patterns, --merge (reading, statistics, output), preset suggestions, and
-# record's pieces: the sampling plan, the tool's sampler on a real Emulator, the samples file, perf.data, callgrind
-# and the shadow call stack of -g with the call edges of --callgrind.
+# record's pieces: the sampling plan, perf.data and callgrind (the sampler's own are in tests/sampling).
 check_PROGRAMS += tests/unit/netburst_run_unit_tests
 tests_unit_netburst_run_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_netburst_run_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
-tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) \
-	$(GTEST_LIBS)
+tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a \
+	libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
 tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp \
-	tests/unit/progress_test.cpp tests/unit/sampler_test.cpp tests/unit/record_writers_test.cpp \
-	tests/unit/sample_plan_test.cpp tests/unit/shadow_stack_test.cpp tests/unit/call_edges_test.cpp \
-	tests/unit/guest_instructions.h
+	tests/unit/progress_test.cpp tests/unit/record_writers_test.cpp tests/unit/sample_plan_test.cpp
 TESTS += tests/unit/netburst_run_unit_tests
 
 # The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.

@@ -18,7 +18,7 @@
 #include "emulator/run/progress.h"
 #include "emulator/run/record_main.h"
 #include "emulator/run/report.h"
-#include "emulator/valgrind/kernel_model.h"
+#include "emulator/protocol/tool_options.h"
 #include "table/cpu_model.h"
 
 namespace {

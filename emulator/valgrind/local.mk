@@ -13,21 +13,18 @@ NB_VGTOOL_CXX_OWN = \
 	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
 	emulator/valgrind/x86_form.cpp \
 	emulator/valgrind/x86_decode.cpp emulator/valgrind/x86_operands.cpp emulator/valgrind/x86_operands_simd.cpp \
-	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \
-	emulator/valgrind/plain_text.cpp emulator/valgrind/guest_cpuid.cpp emulator/valgrind/guest_isa.cpp \
-	emulator/valgrind/machine_info.cpp emulator/valgrind/sampler.cpp emulator/valgrind/sample_file.cpp
+	emulator/valgrind/kernel_model.cpp emulator/valgrind/guest_cpuid.cpp emulator/valgrind/guest_isa.cpp \
+	emulator/valgrind/machine_info.cpp \
+	$(NB_PROTOCOL_SOURCES) $(NB_SAMPLING_SOURCES)
 # The emulator and table sources (tool.mk compiles their .cpp files a second time with the tool's flags).
 NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES)
 
 EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/valgrind/nb_runtime.h \
-	emulator/valgrind/netburst_client.h $(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
+	$(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
 	emulator/valgrind/runtime.h emulator/valgrind/x86_classify.h emulator/valgrind/x86_form.h \
 	emulator/valgrind/kernel_model.h \
 	emulator/valgrind/x86_decode.h emulator/valgrind/x86_operands.h emulator/valgrind/x86_operand_builder.h \
-	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h \
-	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_isa.h emulator/valgrind/machine_info.h \
-	emulator/valgrind/sampler.h emulator/valgrind/sample_file.h emulator/valgrind/pc_counts.h \
-	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h emulator/valgrind/address_table.h
+	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_isa.h emulator/valgrind/machine_info.h
 
 nb-vgtool:
 	+@$(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
@@ -69,20 +66,15 @@ libnetburst_vghost_a_SOURCES = \
 	emulator/valgrind/x86_operands.h emulator/valgrind/x86_operand_builder.h \
 	emulator/valgrind/x86_operands.cpp emulator/valgrind/x86_operands_simd.cpp \
 	emulator/valgrind/kernel_model.h emulator/valgrind/kernel_model.cpp \
-	emulator/valgrind/plain_text.h emulator/valgrind/plain_text.cpp \
-	emulator/valgrind/program_file.h emulator/valgrind/program_file.cpp \
-	emulator/valgrind/results_file.h emulator/valgrind/results_file.cpp \
 	emulator/valgrind/guest_cpuid.h emulator/valgrind/guest_cpuid.cpp \
 	emulator/valgrind/guest_isa.h emulator/valgrind/guest_isa.cpp \
-	emulator/valgrind/machine_info.h emulator/valgrind/machine_info.cpp \
-	emulator/valgrind/sampler.h emulator/valgrind/sampler.cpp emulator/valgrind/pc_counts.h \
-	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h emulator/valgrind/address_table.h \
-	emulator/valgrind/sample_file.h emulator/valgrind/sample_file.cpp
+	emulator/valgrind/machine_info.h emulator/valgrind/machine_info.cpp
 
 check_PROGRAMS += tests/emulator/vgtool_tests
 tests_emulator_vgtool_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CFLAGS)
 tests_emulator_vgtool_tests_LDADD = libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
 tests_emulator_vgtool_tests_SOURCES = tests/emulator/x86_classify_test.cpp tests/emulator/x86_operands_test.cpp \
-	tests/emulator/vgtool_files_test.cpp tests/emulator/guest_cpuid_test.cpp tests/emulator/guest_isa_test.cpp
+	tests/emulator/guest_cpuid_test.cpp tests/emulator/guest_isa_test.cpp
 TESTS += tests/emulator/vgtool_tests
+include $(srcdir)/tests/valgrind/local.mk
 include $(srcdir)/tests/integration/local.mk

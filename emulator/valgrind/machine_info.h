@@ -5,7 +5,7 @@
 // Freestanding: the Valgrind tool links it.
 #pragma once
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 namespace netburst::emu::vg {
 

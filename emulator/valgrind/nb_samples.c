@@ -1,6 +1,6 @@
-/* netburst-run record's side of the tool: the samples file of each process image (emulator/valgrind/sample_file.h),
+/* netburst-run record's side of the tool: the samples file of each process image (emulator/protocol/sample_file.h),
  * the debug information that places instructions in the source, and the client's mappings. The samples themselves
- * come from the runtime's sampler (emulator/valgrind/sampler.h). */
+ * come from the runtime's sampler (emulator/sampling/sampler.h). */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"

@@ -2,8 +2,8 @@
 
 #include <new>
 
+#include "emulator/protocol/results_file.h"
 #include "emulator/valgrind/machine_info.h"
-#include "emulator/valgrind/results_file.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
 

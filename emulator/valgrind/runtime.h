@@ -9,13 +9,13 @@
 #include <cstdint>
 
 #include "emulator/emulator.h"
+#include "emulator/protocol/program_file.h"
+#include "emulator/protocol/results_file.h"
+#include "emulator/sampling/sampler.h"
 #include "emulator/trace/binary_codec.h"
 #include "emulator/valgrind/guest_cpuid.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "emulator/valgrind/nb_runtime.h"
-#include "emulator/valgrind/program_file.h"
-#include "emulator/valgrind/results_file.h"
-#include "emulator/valgrind/sampler.h"
 
 namespace netburst::emu::vg {
 

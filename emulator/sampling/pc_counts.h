@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "emulator/valgrind/address_table.h"
-#include "emulator/valgrind/program_file.h"
+#include "emulator/protocol/program_file.h"
+#include "emulator/sampling/address_table.h"
 
 namespace netburst::emu::vg {
 
