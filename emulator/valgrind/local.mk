@@ -4,11 +4,12 @@
 # default.supp).
 
 NB_VGTOOL = emulator/valgrind/lib/netburst-$(VALGRIND_PLATFORM)
-NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
+NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_options.c emulator/valgrind/nb_host.c \
+	emulator/valgrind/nb_buffer.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
 	emulator/valgrind/nb_memmove.c emulator/valgrind/nb_cpuid.c \
 	emulator/valgrind/nb_fixed_random.c emulator/valgrind/nb_clock.c emulator/valgrind/nb_itimer.c \
-	emulator/valgrind/nb_procfs.c \
-	emulator/valgrind/nb_read_file.c emulator/valgrind/nb_samples.c
+	emulator/valgrind/nb_procfs.c emulator/valgrind/nb_files.c \
+	emulator/valgrind/nb_file_io.c emulator/valgrind/nb_samples.c
 NB_VGTOOL_CXX_OWN = \
 	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/x86_classify.cpp \
 	emulator/valgrind/x86_form.cpp \

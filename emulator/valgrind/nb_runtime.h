@@ -196,7 +196,7 @@ int nb_class_kind(uint8_t cls);
  * replay tagging of loads and stores). */
 int nb_class_sampled_without_memory(uint8_t cls);
 
-/* ---- Services the C side provides -------------------------------------------------------------------------- */
+/* ---- Services the C side provides (nb_host.c) ------------------------------------------------------------- */
 void* nb_host_malloc(size_t size);
 void nb_host_free(void* p);
 void nb_host_write_record(const void* bytes, size_t size);
