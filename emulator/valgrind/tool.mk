@@ -38,7 +38,10 @@ all: $(TOOL)
 	@:
 .PHONY: all
 
-$(TOOL): $(C_OBJS) $(CXX_OBJS)
+# The emulator's objects first, the C glue last: the hot loops then start at the same addresses whatever the glue
+# holds. Byte-identical hot code ran up to 4 % slower or faster on examples/matmul when a change in the glue moved it
+# (code layout, not code).
+$(TOOL): $(CXX_OBJS) $(C_OBJS)
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD)$(CC) -o $@.tmp $^ $(TOOL_LDFLAGS) $(TOOL_LIBS)
 	@# Nothing of a C++ runtime may be left unresolved (weak references link silently as null).
