@@ -23,8 +23,10 @@ libnetburst_run_a_SOURCES = \
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'
 netburst_run_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
-netburst_run_LDADD = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a libnetburst_vghost.a \
-	libnetburst_emu.a $(CORE_LIBS)
+# netburst-run's libraries, which its tests link too.
+NB_RUN_LIBS = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a libnetburst_vghost.a libnetburst_emu.a \
+	$(CORE_LIBS)
+netburst_run_LDADD = $(NB_RUN_LIBS)
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
@@ -51,8 +53,7 @@ EXTRA_DIST += examples/l1_miss.c examples/l1_miss_ring.h scripts/l1_miss-figures
 check_PROGRAMS += tests/unit/netburst_run_unit_tests
 tests_unit_netburst_run_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_unit_netburst_run_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
-tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a \
-	libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
+tests_unit_netburst_run_unit_tests_LDADD = $(NB_RUN_LIBS) $(GTEST_LIBS)
 tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/output_pattern_test.cpp tests/unit/merge_test.cpp \
 	tests/unit/progress_test.cpp tests/unit/record_writers_test.cpp tests/unit/sample_plan_test.cpp
 TESTS += tests/unit/netburst_run_unit_tests

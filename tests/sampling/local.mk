@@ -4,8 +4,7 @@
 check_PROGRAMS += tests/sampling/sampling_tests
 tests_sampling_sampling_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_sampling_sampling_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
-tests_sampling_sampling_tests_LDADD = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a \
-	libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
+tests_sampling_sampling_tests_LDADD = $(NB_RUN_LIBS) $(GTEST_LIBS)
 tests_sampling_sampling_tests_SOURCES = tests/sampling/guest_instructions.h tests/sampling/sampler_test.cpp \
 	tests/sampling/shadow_stack_test.cpp tests/sampling/call_edges_test.cpp
 TESTS += tests/sampling/sampling_tests
