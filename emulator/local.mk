@@ -31,5 +31,7 @@ tests_emulator_emulator_tests_SOURCES = tests/emulator/tier_corpus.h tests/emula
 TESTS += tests/emulator/emulator_tests
 
 include $(srcdir)/emulator/x86/local.mk
+include $(srcdir)/emulator/protocol/local.mk
+include $(srcdir)/emulator/sampling/local.mk
 include $(srcdir)/emulator/valgrind/local.mk
 include $(srcdir)/emulator/run/local.mk

@@ -22,6 +22,15 @@ public:
         items_[(head_ + count_) % N] = record;
         ++count_;
     }
+    // When full, the oldest record makes room (counted as lost): for a reader that wants the newest ones.
+    void push_evicting(const T& record) {
+        if (count_ == N) {
+            head_ = (head_ + 1) % N;
+            --count_;
+            ++lost_;
+        }
+        push(record);
+    }
     unsigned take(T* out, unsigned capacity) {
         unsigned n = 0;
         while (n < capacity && count_ > 0) {
@@ -32,6 +41,9 @@ public:
         return n;
     }
     unsigned size() const { return count_; }
+    bool full() const { return count_ == N; }
+    // The newest record; only while size() > 0.
+    T& newest() { return items_[(head_ + count_ - 1) % N]; }
     std::uint64_t lost() const { return lost_; }
 
 private:

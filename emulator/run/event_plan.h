@@ -10,7 +10,7 @@
 
 #include "alloc/schedule.h"
 #include "emulator/model/emulated_machine.h"
-#include "emulator/valgrind/program_file.h"
+#include "emulator/protocol/program_file.h"
 #include "events/request.h"
 #include "events/status.h"
 #include "presets/preset_table.h"

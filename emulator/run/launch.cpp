@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "emulator/protocol/program_file.h"
 #include "emulator/run/progress.h"
-#include "emulator/valgrind/program_file.h"
 
 #ifndef NB_VALGRIND_TOOLDIR
 #error "NB_VALGRIND_TOOLDIR (the installed tool directory) must be defined"

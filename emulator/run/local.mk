@@ -23,7 +23,10 @@ libnetburst_run_a_SOURCES = \
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'
 netburst_run_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
-netburst_run_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS)
+# netburst-run's libraries, which its tests link too.
+NB_RUN_LIBS = libnetburst_run.a libnetburst_sampling.a libnetburst_protocol.a libnetburst_vghost.a libnetburst_emu.a \
+	$(CORE_LIBS)
+netburst_run_LDADD = $(NB_RUN_LIBS)
 netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
@@ -47,17 +50,6 @@ CLEANFILES += examples/l1_miss
 EXTRA_DIST += examples/l1_miss.c examples/l1_miss_ring.h scripts/l1_miss-figures.py
 
 include $(srcdir)/tests/run/local.mk
-
-# Unit tests of the tool's sampler on a real Emulator, and of the shadow call stack of -g with the call edges of
-# --callgrind.
-check_PROGRAMS += tests/unit/netburst_run_unit_tests
-tests_unit_netburst_run_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
-tests_unit_netburst_run_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
-tests_unit_netburst_run_unit_tests_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) \
-	$(GTEST_LIBS)
-tests_unit_netburst_run_unit_tests_SOURCES = tests/unit/sampler_test.cpp tests/unit/shadow_stack_test.cpp \
-	tests/unit/call_edges_test.cpp tests/unit/guest_instructions.h
-TESTS += tests/unit/netburst_run_unit_tests
 
 # The MPI example's check (scripts/mpi-check.sh): built with the tests, run by the script after mpirun.
 check_PROGRAMS += tests/mpi/check_stencil_ranks

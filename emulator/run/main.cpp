@@ -16,6 +16,8 @@
 #include "emulator/run/output_pattern.h"
 #include "emulator/run/record_main.h"
 #include "emulator/run/report.h"
+#include "emulator/protocol/tool_options.h"
+#include "table/cpu_model.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "emulator/sampling/shadow_stack.h"
 #include "emulator/x86/machine_info.h"
-#include "emulator/valgrind/shadow_stack.h"
 #include "table/cpu_model.h"
 
 namespace netburst::emu::run {

@@ -19,7 +19,9 @@
 #include "emulator/run/sample_input.h"
 #include "emulator/run/output_pattern.h"
 #include "emulator/run/sample_plan.h"
-#include "emulator/valgrind/shadow_stack.h"
+#include "emulator/protocol/tool_options.h"
+#include "emulator/sampling/shadow_stack.h"
+#include "table/cpu_model.h"
 
 namespace netburst::emu::run {
 

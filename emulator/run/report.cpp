@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "emulator/valgrind/results_file.h"
+#include "emulator/protocol/results_file.h"
 #include "table/cpu_model.h"
 
 namespace netburst::emu::run {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "emulator/valgrind/plain_text.h"
-#include "emulator/valgrind/sample_file.h"
+#include "emulator/protocol/plain_text.h"
+#include "emulator/protocol/sample_file.h"
 
 namespace netburst::emu::run {
 

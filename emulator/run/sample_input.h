@@ -1,4 +1,4 @@
-// Reading the tool's samples files (emulator/valgrind/sample_file.h) into a Profile.
+// Reading the tool's samples files (emulator/protocol/sample_file.h) into a Profile.
 #pragma once
 
 #include <string>

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "emulator/protocol/program_file.h"
 #include "emulator/run/event_plan.h"
 #include "emulator/run/profile.h"
-#include "emulator/valgrind/program_file.h"
 #include "events/status.h"
 
 namespace netburst::emu::run {

@@ -18,11 +18,6 @@
 
 namespace netburst::emu::vg {
 
-// A thread's instructions between timer interrupts by default: Linux's usual 4 ms tick (HZ=250) on a 2.8 GHz
-// Pentium 4 retiring about 0.7 instructions a cycle. An order of magnitude, not a measurement: the
-// instruction-based tick is the same in both tiers of the emulator, which a cycle-based one would not be.
-constexpr std::uint64_t kDefaultTimerTick = 8000000;
-
 struct KernelPath {
     static constexpr unsigned kMaxLength = 320;
     unsigned length = 0;

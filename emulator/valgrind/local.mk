@@ -4,24 +4,21 @@
 # default.supp).
 
 NB_VGTOOL = emulator/valgrind/lib/netburst-$(VALGRIND_PLATFORM)
-NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
+NB_VGTOOL_C = emulator/valgrind/nb_main.c emulator/valgrind/nb_options.c emulator/valgrind/nb_host.c \
+	emulator/valgrind/nb_buffer.c emulator/valgrind/nb_instrument.c emulator/valgrind/nb_events.c \
 	emulator/valgrind/nb_memmove.c emulator/valgrind/nb_cpuid.c \
 	emulator/valgrind/nb_fixed_random.c emulator/valgrind/nb_clock.c emulator/valgrind/nb_itimer.c \
-	emulator/valgrind/nb_procfs.c \
-	emulator/valgrind/nb_read_file.c emulator/valgrind/nb_samples.c
+	emulator/valgrind/nb_procfs.c emulator/valgrind/nb_files.c \
+	emulator/valgrind/nb_file_io.c emulator/valgrind/nb_samples.c
 NB_VGTOOL_CXX_OWN = \
-	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp \
-	emulator/valgrind/kernel_model.cpp emulator/valgrind/program_file.cpp emulator/valgrind/results_file.cpp \
-	emulator/valgrind/plain_text.cpp emulator/valgrind/sampler.cpp emulator/valgrind/sample_file.cpp
+	emulator/valgrind/runtime.cpp emulator/valgrind/runtime_shim.cpp emulator/valgrind/kernel_model.cpp \
+	$(NB_PROTOCOL_SOURCES) $(NB_SAMPLING_SOURCES)
 # The emulator, table and x86 sources (tool.mk compiles their .cpp files a second time with the tool's flags).
 NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES) $(NB_X86_SOURCES)
 
 EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/valgrind/nb_runtime.h \
-	emulator/valgrind/netburst_client.h $(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
-	emulator/valgrind/runtime.h emulator/valgrind/kernel_model.h \
-	emulator/valgrind/program_file.h emulator/valgrind/results_file.h emulator/valgrind/plain_text.h \
-	emulator/valgrind/sampler.h emulator/valgrind/sample_file.h emulator/valgrind/pc_counts.h \
-	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h emulator/valgrind/address_table.h
+	$(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
+	emulator/valgrind/runtime.h emulator/valgrind/kernel_model.h
 
 nb-vgtool:
 	+@$(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
@@ -57,17 +54,7 @@ nb-vgtool-clean:
 noinst_LIBRARIES += libnetburst_vghost.a
 libnetburst_vghost_a_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir)
 libnetburst_vghost_a_SOURCES = $(NB_X86_SOURCES) \
-	emulator/valgrind/kernel_model.h emulator/valgrind/kernel_model.cpp \
-	emulator/valgrind/plain_text.h emulator/valgrind/plain_text.cpp \
-	emulator/valgrind/program_file.h emulator/valgrind/program_file.cpp \
-	emulator/valgrind/results_file.h emulator/valgrind/results_file.cpp \
-	emulator/valgrind/sampler.h emulator/valgrind/sampler.cpp emulator/valgrind/pc_counts.h \
-	emulator/valgrind/shadow_stack.h emulator/valgrind/call_edges.h emulator/valgrind/address_table.h \
-	emulator/valgrind/sample_file.h emulator/valgrind/sample_file.cpp
+	emulator/valgrind/kernel_model.h emulator/valgrind/kernel_model.cpp
 
-check_PROGRAMS += tests/emulator/vgtool_tests
-tests_emulator_vgtool_tests_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir) $(GTEST_CFLAGS)
-tests_emulator_vgtool_tests_LDADD = libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
-tests_emulator_vgtool_tests_SOURCES = tests/emulator/vgtool_files_test.cpp
-TESTS += tests/emulator/vgtool_tests
+include $(srcdir)/tests/valgrind/local.mk
 include $(srcdir)/tests/integration/local.mk

@@ -29,71 +29,79 @@ static Bool guest_writable(UWord address, SizeT size) {
     return address != 0 && VG_(am_is_valid_for_client)(address, size, VKI_PROT_WRITE);
 }
 
+/* The structure of the guest's that a request fills (its size; 0 for none) and where it is. */
+static SizeT answer_size(UWord request) {
+    switch (request) {
+    case NB_REQ_QUERY: return sizeof(struct nb_emulator_info);
+    case NB_REQ_RDMSR: case NB_REQ_RDPMC: return sizeof(uint64_t);
+    case NB_REQ_TAKE_PMI: return sizeof(struct nb_pmi);
+    case NB_REQ_TAKE_PEBS: return sizeof(struct nb_pebs_note);
+    default: return 0;
+    }
+}
+
+static UWord answer_address(const UWord* args) {
+    return args[0] == NB_REQ_RDMSR || args[0] == NB_REQ_RDPMC ? args[2] : args[1];
+}
+
+/* What a request hands back in the guest's structure. */
+union answer {
+    struct nb_emulator_info info;
+    uint64_t value;
+    struct nb_pmi pmi;
+    struct nb_pebs_note pebs;
+};
+
+/* Runs one request; False for a request the tool does not know. */
+static Bool run_request(const UWord* args, UWord* ret, union answer* answer) {
+    switch (args[0]) {
+    case NB_REQ_QUERY:
+        nb_rt_query(&answer->info);
+        *ret = NB_OK;
+        return True;
+    case NB_REQ_WRMSR:
+        *ret = (UWord)nb_rt_wrmsr((uint32_t)args[1], (uint64_t)args[2]);
+        nb_snapshots_recheck();  /* IA32_PEBS_ENABLE, perhaps */
+        return True;
+    case NB_REQ_RDMSR:
+        *ret = (UWord)nb_rt_rdmsr((uint32_t)args[1], &answer->value);
+        return True;
+    case NB_REQ_RDPMC:
+        *ret = (UWord)nb_rt_rdpmc((uint32_t)args[1], &answer->value);
+        return True;
+    case NB_REQ_COUNTER_STATUS:
+        *ret = (UWord)nb_rt_counter_status((uint32_t)args[1]);
+        return True;
+    case NB_REQ_PMI_SIGNAL:
+        if ((Word)args[1] < 0 || args[1] > VKI_SIGRTMAX) {
+            *ret = NB_GP_FAULT;
+            return True;
+        }
+        nb_rt_set_pmi_signal((int)args[1]);
+        *ret = NB_OK;
+        return True;
+    case NB_REQ_TAKE_PMI:
+        *ret = (UWord)nb_rt_take_pmi(&answer->pmi);
+        return True;
+    case NB_REQ_TAKE_PEBS:
+        *ret = (UWord)nb_rt_take_pebs(&answer->pebs);
+        return True;
+    default:
+        return False;
+    }
+}
+
+/* A request whose structure the guest cannot take is refused (#GP) before it runs: an interrupt or a PEBS record
+ * taken and not handed over would be lost. */
 static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     if (!VG_IS_TOOL_USERREQ('N', 'B', args[0])) return False;
     make_current(tid);
     nb_flush();  /* account every instruction before the request */
-    uint64_t value = 0;
-    switch (args[0]) {
-    case NB_REQ_QUERY: {
-        if (!guest_writable(args[1], sizeof(struct nb_emulator_info))) {
-            *ret = NB_GP_FAULT;
-            break;
-        }
-        struct nb_emulator_info info;
-        nb_rt_query(&info);
-        VG_(memcpy)((void*)args[1], &info, sizeof info);
-        *ret = NB_OK;
-        break;
-    }
-    case NB_REQ_WRMSR:
-        *ret = (UWord)nb_rt_wrmsr((uint32_t)args[1], (uint64_t)args[2]);
-        nb_snapshots_recheck();  /* IA32_PEBS_ENABLE, perhaps */
-        break;
-    case NB_REQ_RDMSR:
-    case NB_REQ_RDPMC:
-        if (!guest_writable(args[2], sizeof value)) {
-            *ret = NB_GP_FAULT;
-            break;
-        }
-        *ret = (UWord)(args[0] == NB_REQ_RDMSR ? nb_rt_rdmsr((uint32_t)args[1], &value)
-                                               : nb_rt_rdpmc((uint32_t)args[1], &value));
-        if (*ret == NB_OK) VG_(memcpy)((void*)args[2], &value, sizeof value);
-        break;
-    case NB_REQ_COUNTER_STATUS:
-        *ret = (UWord)nb_rt_counter_status((uint32_t)args[1]);
-        break;
-    case NB_REQ_PMI_SIGNAL:
-        if ((Word)args[1] < 0 || args[1] > VKI_SIGRTMAX) {
-            *ret = NB_GP_FAULT;
-            break;
-        }
-        nb_rt_set_pmi_signal((int)args[1]);
-        *ret = NB_OK;
-        break;
-    case NB_REQ_TAKE_PMI: {
-        if (!guest_writable(args[1], sizeof(struct nb_pmi))) {
-            *ret = NB_GP_FAULT;
-            break;
-        }
-        struct nb_pmi pmi;
-        *ret = (UWord)nb_rt_take_pmi(&pmi);
-        if (*ret == NB_OK) VG_(memcpy)((void*)args[1], &pmi, sizeof pmi);
-        break;
-    }
-    case NB_REQ_TAKE_PEBS: {
-        if (!guest_writable(args[1], sizeof(struct nb_pebs_note))) {
-            *ret = NB_GP_FAULT;
-            break;
-        }
-        struct nb_pebs_note note;
-        *ret = (UWord)nb_rt_take_pebs(&note);
-        if (*ret == NB_OK) VG_(memcpy)((void*)args[1], &note, sizeof note);
-        break;
-    }
-    default:
-        return False;
-    }
+    const SizeT size = answer_size(args[0]);
+    union answer answer;
+    if (size != 0 && !guest_writable(answer_address(args), size)) *ret = NB_GP_FAULT;
+    else if (!run_request(args, ret, &answer)) return False;
+    else if (size != 0 && *ret == NB_OK) VG_(memcpy)((void*)answer_address(args), &answer, size);
     nb_snapshots_follow_pebs();  /* after an MSR write, or a thread's exit or a fork since the last request */
     return True;
 }

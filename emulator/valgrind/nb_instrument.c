@@ -4,8 +4,8 @@
  * direct targets) is worked out here, once per translation, into a static info that the C++ runtime owns. At run
  * time an instruction stores only the pointer to its info (with its exits' outcomes in the low bits), the
  * addresses of its memory operands, and, for indirect branches, the target: a few stores, no helper call. The
- * buffer is handed to the emulator in batches: when a block might not fit, and (through nb_flush) before
- * anything that must see the emulator exact.
+ * buffer (nb_buffer.c) is handed to the emulator in batches: when a block might not fit, and (through nb_flush)
+ * before anything that must see the emulator exact.
  *
  * The buffer pointer is committed only once an instruction has completed (before the next instruction that can
  * fault, at branch exits and at the block's end), so an instruction that faults is not counted and every
@@ -30,47 +30,6 @@
 
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
-
-/* ---- The buffer ---------------------------------------------------------------------------------------------- */
-
-#define NB_BUF_WORDS (1u << 14)
-
-/* While a guest thread takes overflow interrupts as signals (nb_host_short_batches), the emulator runs the records
- * in batches of at most NB_PMI_BATCH_WORDS: an interrupt is signalled when the batch it was taken in is consumed,
- * so the batch bounds how far the guest has run past the interrupt's instruction by then. */
-#define NB_PMI_BATCH_WORDS 256u
-
-static uint64_t nb_buf[NB_BUF_WORDS];
-static uint64_t* nb_buf_ptr = nb_buf;
-static uint64_t* nb_buf_done = nb_buf;  /* the records before it went through the emulator already */
-static uint64_t* nb_buf_limit = nb_buf + NB_BUF_WORDS;  /* a block's records must end at or before it */
-
-void nb_host_short_batches(int on) { nb_buf_limit = nb_buf + (on ? NB_PMI_BATCH_WORDS : NB_BUF_WORDS); }
-
-void nb_flush(void) {
-    if (nb_buf_ptr != nb_buf) {
-        if (nb_buf_ptr != nb_buf_done) nb_rt_consume(nb_buf_done, nb_buf_ptr);
-        nb_buf_ptr = nb_buf_done = nb_buf;
-        nb_progress();
-        if (nb_itimers_armed) nb_itimer_expire();
-    }
-}
-
-/* A helper called from the middle of a block cannot flush: the block holds the buffer position in a temporary
- * and commits relative to it, so it would commit its earlier records again. It consumes the committed records and
- * leaves them in place. */
-void nb_consume_committed(void) {
-    if (nb_buf_ptr != nb_buf_done) {
-        nb_rt_consume(nb_buf_done, nb_buf_ptr);
-        nb_buf_done = nb_buf_ptr;
-    }
-}
-
-/* Called from generated code when the next block might not fit. */
-static VG_REGPARM(0) void nb_flush_from_code(void) {
-    nb_flush();
-    if (nb_itimer_signals_owed) nb_itimer_deliver();  /* here the thread takes a signal at its next block */
-}
 
 /* ---- Register snapshots ----------------------------------------------------------------------------------------
  * A PEBS record holds EFLAGS, EIP and the general registers at the start of the sampled instruction. While the

@@ -9,13 +9,13 @@
  *  - setitimer: before the system call the tool takes the new value and hands the kernel a zero one (disarm), so
  *    the host never fires the timer; after it, it puts the program's value back and writes the emulated old value;
  *  - getitimer: the tool rewrites the kernel's (zero) answer with the emulated remaining time;
- *  - expiry: after each batch of records the emulator consumes (nb_flush), a timer whose cycle has come owes its
- *    signal, which is sent to the running thread (nb_host_signal_thread) when the batch was flushed from the
- *    program's code: the thread then takes it at its next block. From anywhere else (a system call, a thread
- *    switch) Valgrind would take the signal only at the end of the thread's time slice, 100,000 blocks later, so it
- *    waits for the next flush from code. A signal thus arrives at most about one batch after the instruction whose
- *    cycle reached the expiry (a few thousand instructions: a few microseconds of emulated time), at the same
- *    instruction in every run of the same program.
+ *  - expiry: after each batch of records the emulator consumes (a hook of the record buffer, nb_buffer.c), a timer
+ *    whose cycle has come owes its signal, which is sent to the running thread (nb_host_signal_thread) when the
+ *    batch was flushed from the program's code: the thread then takes it at its next block. From anywhere else (a
+ *    system call, a thread switch) Valgrind would take the signal only at the end of the thread's time slice,
+ *    100,000 blocks later, so it waits for the next flush from code. A signal thus arrives at most about one batch
+ *    after the instruction whose cycle reached the expiry (a few thousand instructions: a few microseconds of
+ *    emulated time), at the same instruction in every run of the same program.
  * ITIMER_REAL, alarm and timer_create stay the host's: blocked time does not advance the emulated clock, so a
  * real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The clock"). A forked child
  * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). A
@@ -38,8 +38,8 @@ struct emulated_itimer {
 };
 
 static struct emulated_itimer timers[NB_ITIMERS];
-Bool nb_itimers_armed;
-UInt nb_itimer_signals_owed;  /* bit i: timer i expired and its signal is not sent yet */
+static Bool armed;          /* some timer is armed */
+static UInt signals_owed;   /* bit i: timer i expired and its signal is not sent yet */
 
 /* The program's new value, held between setitimer's pre and post. */
 static struct vki_itimerval pending;
@@ -76,8 +76,8 @@ static void read_timer(const struct emulated_itimer* t, ULong now, struct vki_it
 }
 
 static void note_armed(void) {
-    nb_itimers_armed = False;
-    for (Int i = 0; i < NB_ITIMERS; i++) nb_itimers_armed |= timers[i].expiry != 0;
+    armed = False;
+    for (Int i = 0; i < NB_ITIMERS; i++) armed |= timers[i].expiry != 0;
 }
 
 /* Each timer the emulated cycles reached by `now` owes its signal; a periodic one moves to its next expiry. */
@@ -85,7 +85,7 @@ static void expire_at(ULong now) {
     for (Int i = 0; i < NB_ITIMERS; i++) {
         struct emulated_itimer* t = &timers[i];
         if (t->expiry == 0 || t->expiry > now) continue;
-        nb_itimer_signals_owed |= 1u << i;  /* expiries before the signal is sent are one signal, as Linux's are */
+        signals_owed |= 1u << i;  /* expiries before the signal is sent are one signal, as Linux's are */
         if (t->interval == 0) t->expiry = 0;
         else t->expiry += t->interval * ((now - t->expiry) / t->interval + 1);
     }
@@ -136,17 +136,27 @@ void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
     note_armed();
 }
 
-void nb_itimer_expire(void) { expire_at(nb_rt_cycles_now()); }
+/* After records went through the emulator: each timer the emulated cycles reached owes its signal. */
+static void expire_after_flush(void) {
+    if (armed) expire_at(nb_rt_cycles_now());
+}
 
-void nb_itimer_deliver(void) {
+/* At a flush from the program's code, where the running thread takes a signal at its next block: the owed signals
+ * go to it. */
+static void deliver_in_code(void) {
+    if (!signals_owed) return;
     for (Int i = 0; i < NB_ITIMERS; i++)
-        if (nb_itimer_signals_owed & (1u << i))
+        if (signals_owed & (1u << i))
             nb_host_signal_thread(nb_host_gettid(), i + 1 == NB_ITIMER_PROF ? VKI_SIGPROF : VKI_SIGVTALRM);
-    nb_itimer_signals_owed = 0;
+    signals_owed = 0;
+}
+
+void nb_itimer_init(void) {
+    if (nb_clo.clock_emulated) nb_buffer_add_hooks(expire_after_flush, deliver_in_code);
 }
 
 void nb_itimer_fork_child(void) {
     VG_(memset)(timers, 0, sizeof timers);
-    nb_itimer_signals_owed = 0;
+    signals_owed = 0;
     note_armed();
 }

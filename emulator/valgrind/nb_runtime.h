@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,7 +86,7 @@ struct nb_rt_config {
 
 /* Sets up the emulator. Returns NULL, or an error message. */
 const char* nb_rt_init(const struct nb_rt_config* config);
-/* The launcher's event program (emulator/valgrind/program_file.h). Returns NULL, or an error message. */
+/* The launcher's event program (emulator/protocol/program_file.h). Returns NULL, or an error message. */
 const char* nb_rt_load_program(const char* text, size_t length);
 
 /* Static infos of one translation. */
@@ -134,12 +134,12 @@ void nb_rt_name_first_missing(const char* symbol);
 /* Ends the emulation (the program exits): closes every cycle so that the reads that follow are final. */
 void nb_rt_finish(void);
 /* The results of the launcher's events so far (exited threads plus the live ones), in the results-file format
- * (emulator/valgrind/results_file.h); `final_run` marks the end of the process (else an exec follows). Also
+ * (emulator/protocol/results_file.h); `final_run` marks the end of the process (else an exec follows). Also
  * writes out what is pending of the --record stream. Returns the length written, 0 when the buffer is too
  * small. */
 size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid);
 
-/* netburst-run record (emulator/valgrind/sample_file.h): whether the program samples; the process image's header
+/* netburst-run record (emulator/protocol/sample_file.h): whether the program samples; the process image's header
  * line (pid, executable); after nb_rt_finish, its samples' last lines; then the C side's map lines and the end line
  * (nb_rt_sampling_line: one line, without its newline). nb_rt_sampling_flush hands what is buffered to
  * nb_host_write_samples (before a fork, and at the end). */
@@ -193,7 +193,7 @@ int nb_class_kind(uint8_t cls);
  * replay tagging of loads and stores). */
 int nb_class_sampled_without_memory(uint8_t cls);
 
-/* ---- Services the C side provides -------------------------------------------------------------------------- */
+/* ---- Services the C side provides (nb_host.c) ------------------------------------------------------------- */
 void* nb_host_malloc(size_t size);
 void nb_host_free(void* p);
 void nb_host_write_record(const void* bytes, size_t size);

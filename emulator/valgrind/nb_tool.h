@@ -1,11 +1,16 @@
-/* Declarations shared by the tool's C files (nb_main.c, nb_instrument.c, nb_events.c). */
+/* The tool's C files and what each provides to the others, one section per file. A file uses only the sections
+ * above its own: no file calls back up (scripts/check-house.sh checks it). nb_main.c, which registers the tool,
+ * uses them all and provides nothing. The C++ runtime's side, and the nb_host_* services nb_host.c gives it, are in
+ * nb_runtime.h. */
 #ifndef NB_TOOL_H
 #define NB_TOOL_H
+
+#include <stdint.h>
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-/* ---- Options (nb_main.c) ---- */
+/* ---- nb_options.c: the command line ---- */
 struct nb_options {
     UInt model;
     Bool ht;
@@ -24,37 +29,55 @@ struct nb_options {
     Long pmi_skid;         /* --pmi-skid=N: cycles from an overflow to its interrupt being taken; -1: the default */
 };
 extern struct nb_options nb_clo;
+/* Registers the options' parser and help with Valgrind (in pre_clo_init). */
+void nb_options_register(void);
 
-/* ---- The record buffer (nb_instrument.c) ---- */
+/* ---- nb_file_io.c: files with Valgrind's libc ---- */
+/* A whole file, NUL-terminated, in a buffer the caller frees; NULL when it cannot be opened. */
+HChar* nb_read_file(const HChar* path, const HChar* cost_centre, SizeT* length);
+/* A file opened for writing, created (exclusive: only if it does not exist) or truncated; -1 when it cannot be. */
+Int nb_open_for_writing(const HChar* path, Bool exclusive);
+/* Writes all of bytes to fd; False when it cannot. */
+Bool nb_write_all(Int fd, const void* bytes, SizeT size);
+
+/* ---- nb_buffer.c: the record buffer ---- */
+/* Where the next record goes, and where a block's records must end; the instrumented code reads both and commits
+ * its records by storing nb_buf_ptr. */
+extern uint64_t* nb_buf_ptr;
+extern uint64_t* nb_buf_limit;
 /* Runs every buffered record through the emulator. Call before anything that must see the emulator exact:
  * client requests, thread switches, fork, exec, exit, discarding translations. */
 void nb_flush(void);
 /* The same from a helper called inside a block (a dirty call): every committed record is run, and the buffer keeps
  * its place. */
 void nb_consume_committed(void);
-IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
-                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy);
-void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
-/* Translations carry register snapshots while the program has PEBS armed. nb_snapshots_recheck: that may have
- * changed (an MSR write, a thread's exit, a fork). nb_snapshots_follow_pebs: if so, asks the runtime and, on a
- * change, discards every translation; only where the core allows discarding, in a client request. */
-void nb_snapshots_recheck(void);
-void nb_snapshots_follow_pebs(void);
-void nb_instrument_init(void);
-void nb_instrument_stats(void);
+/* Called from the instrumented code when a block's records might not fit: nb_flush, then the in-code hooks. */
+VG_REGPARM(0) void nb_flush_from_code(void);
+/* Batches of at most a few hundred records (on), or the full buffer. */
+void nb_buffer_short_batches(Bool on);
+/* What follows a batch: after_flush after every flush that ran records, in_code at every flush from the program's
+ * code (after after_flush), where a signal sent to the running thread is taken at its next block. Either may be
+ * NULL; hooks run in the order they were added. */
+void nb_buffer_add_hooks(void (*after_flush)(void), void (*in_code)(void));
 
-/* ---- Reproducible start (nb_fixed_random.c) ---- */
+/* ---- nb_host.c: the runtime's services (nb_runtime.h) ---- */
+/* The files nb_host_write_record and nb_host_write_samples write to; -1: none. nb_files.c opens the --record file
+ * and nb_samples.c the samples file; a write that fails closes one. */
+extern Int nb_record_fd;
+extern Int nb_samples_fd;
+
+/* ---- nb_fixed_random.c: a reproducible start ---- */
 /* Overwrites the AT_RANDOM bytes of the initial stack at initial_sp with fixed ones; before the first instruction. */
 void nb_fix_at_random(Addr initial_sp);
 
-/* ---- What the guest sees of the processor (nb_cpuid.c) ---- */
+/* ---- nb_cpuid.c: what the guest sees of the processor ---- */
 /* Makes the block's cpuid answer with the emulated Pentium 4 (before the block is analysed). */
 void nb_cpuid_redirect(IRSB* sb);
 /* After an instruction's IMark in the instrumented block: reports each execution of an instruction the emulated
  * model does not have (extension: the one nb_decode_insn found missing, 0 for none). */
 void nb_isa_check(IRSB* out, const IRStmt* imark, unsigned extension);
 
-/* ---- The guest's clock (nb_clock.c) ---- */
+/* ---- nb_clock.c: the guest's clock ---- */
 /* Notes the host's time at the start (post_clo_init). */
 void nb_clock_init(void);
 /* With --clock=emulated, makes the block's rdtsc read the emulated core (before the block is analysed). */
@@ -66,49 +89,52 @@ void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res
 /* In a forked child, before the runtime restarts its counts. */
 void nb_clock_fork_child(void);
 
-/* ---- The CPU-time interval timers on the emulated clock (nb_itimer.c) ---- */
-/* Whether some ITIMER_PROF or ITIMER_VIRTUAL is armed (nb_flush then calls nb_itimer_expire), and whether an
- * expired one's signal is still to be sent (the next flush from the program's code calls nb_itimer_deliver). */
-extern Bool nb_itimers_armed;
-extern UInt nb_itimer_signals_owed;
+/* ---- nb_itimer.c: the CPU-time interval timers on the emulated clock ---- */
+/* With --clock=emulated, adds the record buffer's hooks: expiry after each batch, the owed signals from code. */
+void nb_itimer_init(void);
 /* With --clock=emulated, whether the system call is a setitimer or getitimer the tool keeps on the emulated clock. */
 Bool nb_itimer_handles(UInt syscallno, UWord which);
 /* For a system call nb_itimer_handles: before it runs, and after it ran (with the caller's thread current). */
 void nb_itimer_pre_syscall(UInt syscallno, UWord* args);
 void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res);
-/* After records went through the emulator: each timer the emulated cycles reached owes its signal. */
-void nb_itimer_expire(void);
-/* From a flush in the program's code: sends the owed signals to the running thread. */
-void nb_itimer_deliver(void);
 /* In a forked child: no timers, as on Linux. */
 void nb_itimer_fork_child(void);
 
-/* ---- A whole file, NUL-terminated, in a buffer the caller frees; NULL when it cannot be opened (nb_read_file.c) */
-HChar* nb_read_file(const HChar* path, const HChar* cost_centre, SizeT* length);
-
-/* ---- /proc/self/maps without Valgrind's mappings (nb_procfs.c) ---- */
+/* ---- nb_procfs.c: /proc/self/maps without Valgrind's mappings ---- */
 void nb_procfs_post_syscall(UInt syscallno, UWord* args, SysRes res);
 
-/* ---- Threads, client requests, fork and exec (nb_events.c) ---- */
-/* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */
-void nb_events_register(void);
-
-/* ---- Files (nb_main.c) ---- */
-/* Writes this process's results (final at the end, or before an exec). */
-void nb_write_results(Bool final_run);
-/* In a forked child: results and records go to files of its own. */
-void nb_files_after_fork(void);
-/* After each flush of the record buffer: with --progress, rewrites the instruction count about twice a second. */
-void nb_progress(void);
-/* Writes all of bytes to fd; False when it cannot. */
-Bool nb_write_all(Int fd, const void* bytes, SizeT size);
-
-/* ---- netburst-run record's samples file (nb_samples.c) ---- */
+/* ---- nb_samples.c: netburst-run record's samples file ---- */
 /* Creates <dir>/samples-<pid>-<k> when the event program samples (k: that of the results file). */
 void nb_samples_open(const HChar* dir, Int pid, UInt k);
 /* The image's last lines (counts, source places, mappings, end); final_run False: before an exec. */
 void nb_samples_close(Bool final_run);
 void nb_samples_before_fork(void);
 void nb_samples_after_fork(const HChar* dir, Int pid, UInt k);
+
+/* ---- nb_files.c: the event program, results, --record and progress files ---- */
+/* Reads the event program and creates this image's files (post_clo_init, after nb_rt_init). */
+void nb_files_open(void);
+/* Writes this process's results (final at the end, or before an exec). */
+void nb_write_results(Bool final_run);
+/* In a forked child: results and records go to files of its own. */
+void nb_files_after_fork(void);
+/* At the end, after the last results. */
+void nb_files_close(void);
+
+/* ---- nb_instrument.c: instrumentation ---- */
+IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
+                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy);
+void nb_discard_superblock(Addr orig_addr, VexGuestExtents extents);
+/* Translations carry register snapshots while the program has PEBS armed. nb_snapshots_recheck: that may have
+ * changed (an MSR write, a thread's exit, a fork). nb_snapshots_follow_pebs: if so, asks the runtime and, on a
+ * change, discards every translation; only where the core allows discarding, in a client request. */
+void nb_snapshots_recheck(void);
+void nb_snapshots_follow_pebs(void);
+void nb_instrument_init(void);
+void nb_instrument_stats(void);
+
+/* ---- nb_events.c: threads, client requests, fork and exec ---- */
+/* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */
+void nb_events_register(void);
 
 #endif /* NB_TOOL_H */

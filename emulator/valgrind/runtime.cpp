@@ -2,8 +2,8 @@
 
 #include <new>
 
+#include "emulator/protocol/results_file.h"
 #include "emulator/x86/machine_info.h"
-#include "emulator/valgrind/results_file.h"
 #include "table/msr_map.h"
 #include "table/registers.h"
 
@@ -261,14 +261,8 @@ void ToolRuntime::deliver_pmis() {
     for (;;) {
         const unsigned n = emu_->pmu().take_pebs_records(records, 8);
         if (n == 0) break;
-        for (unsigned i = 0; i < n; ++i) {
-            if (t.pebs_count == ThreadContext::kPebsNotes) {  // the oldest loses its note
-                t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
-                --t.pebs_count;
-            }
-            t.pebs_notes[(t.pebs_first + t.pebs_count) % ThreadContext::kPebsNotes] = note_of(records[i], long_mode);
-            ++t.pebs_count;
-        }
+        // When the notes are full, the oldest loses its note.
+        for (unsigned i = 0; i < n; ++i) t.pebs_notes.push_evicting(note_of(records[i], long_mode));
     }
     PmiRecord taken[8];
     bool queued = false;
@@ -276,15 +270,14 @@ void ToolRuntime::deliver_pmis() {
         const unsigned n = emu_->pmu().take_pmis(taken, 8);
         if (n == 0) break;
         for (unsigned i = 0; i < n; ++i) {
-            if (t.pmi_count == ThreadContext::kPmiQueue) {
+            if (t.pmis.full()) {
                 // The guest has not fetched for a long time: the newest entry stands for both (the handler
                 // reloads every counter named, which is what a merged interrupt line does on hardware too).
-                PmiRecord& last = t.pmi_queue[(t.pmi_first + t.pmi_count - 1) % ThreadContext::kPmiQueue];
+                PmiRecord& last = t.pmis.newest();
                 last.overflowed |= taken[i].overflowed;
                 last.pebs_threshold = last.pebs_threshold || taken[i].pebs_threshold;
             } else {
-                t.pmi_queue[(t.pmi_first + t.pmi_count) % ThreadContext::kPmiQueue] = taken[i];
-                ++t.pmi_count;
+                t.pmis.push(taken[i]);
             }
             queued = true;
         }
@@ -301,8 +294,8 @@ void ToolRuntime::set_pmi_signal(int signo) {
     }
     t.pmi_signal = signo;
     t.lwp = nb_host_gettid();
-    t.pmi_first = t.pmi_count = 0;
-    t.pebs_first = t.pebs_count = 0;
+    t.pmis.clear();
+    t.pebs_notes.clear();
     if (!sampler_) {  // records from before do not belong to the interrupts to come
         PebsRecord records[8];
         while (emu_->pmu().take_pebs_records(records, 8) != 0) {
@@ -323,34 +316,31 @@ bool ToolRuntime::pebs_armed() const {
     return false;
 }
 
+ThreadContext* ToolRuntime::delivered() {
+    if (current_ == 0) return nullptr;
+    deliver_pmis();
+    return &threads_[current_];
+}
+
 int ToolRuntime::take_pmi(nb_pmi* out) {
-    if (current_ == 0) return NB_NO_PMI;
-    deliver_pmis();  // what the instructions before this request raised
-    ThreadContext& t = threads_[current_];
-    if (t.pmi_count == 0) return NB_NO_PMI;
-    const PmiRecord& r = t.pmi_queue[t.pmi_first];
+    ThreadContext* t = delivered();
+    PmiRecord r;
+    if (!t || t->pmis.take(&r, 1) == 0) return NB_NO_PMI;
     out->eip = r.eip;
     out->cycle = r.cycle;
     out->overflowed = r.overflowed;
     out->logical_processor = r.thread;
     out->pebs = r.pebs_threshold ? 1 : 0;
     out->reserved = 0;
-    t.pmi_first = static_cast<std::uint8_t>((t.pmi_first + 1) % ThreadContext::kPmiQueue);
-    --t.pmi_count;
     return NB_OK;
 }
 
 int ToolRuntime::take_pebs(nb_pebs_note* out) {
-    if (current_ == 0) return NB_NO_PMI;
-    deliver_pmis();  // what the instructions before this request wrote
-    ThreadContext& t = threads_[current_];
-    if (t.pebs_count == 0) return NB_NO_PMI;
-    *out = t.pebs_notes[t.pebs_first];
-    t.pebs_first = static_cast<std::uint8_t>((t.pebs_first + 1) % ThreadContext::kPebsNotes);
-    --t.pebs_count;
+    ThreadContext* t = delivered();
+    if (!t || t->pebs_notes.take(out, 1) == 0) return NB_NO_PMI;
     out->rewound = 0;
     std::uint64_t ds = 0, base = 0, index = 0;
-    if (t.pebs_count == 0 && emu_->read_msr(lp_, kMsrDsArea, &ds) == MsrResult::Ok &&
+    if (t->pebs_notes.size() == 0 && emu_->read_msr(lp_, kMsrDsArea, &ds) == MsrResult::Ok &&
         nb_host_read_guest(ds + kDsPebsBase, &base, sizeof base) &&
         nb_host_read_guest(ds + kDsPebsIndex, &index, sizeof index) && index == out->record + kPebsRecordBytes &&
         index > base && nb_host_write_guest(ds + kDsPebsIndex, &base, sizeof base))
@@ -776,8 +766,8 @@ void ToolRuntime::thread_exited(unsigned tid) {
     t.live = false;
     if (t.pmi_signal != 0 && --pmi_threads_ == 0) nb_host_short_batches(0);
     t.pmi_signal = 0;
-    t.pmi_count = 0;
-    t.pebs_count = 0;
+    t.pmis.clear();
+    t.pebs_notes.clear();
     current_ = 0;
 }
 
@@ -792,8 +782,8 @@ void ToolRuntime::fork_child(unsigned tid) {
         release_pmu(threads_[i]);
         threads_[i].live = false;
         threads_[i].pmi_signal = 0;  // the child's fresh PMUs raise nothing until it programs them
-        threads_[i].pmi_count = 0;
-        threads_[i].pebs_count = 0;
+        threads_[i].pmis.clear();
+        threads_[i].pebs_notes.clear();
         // The child's one thread goes on from the forking thread's calls, which belong to the child's image from
         // now on (their costs before the fork are the parent's).
         if (ShadowStack* stack = threads_[i].stack) {

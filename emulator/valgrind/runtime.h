@@ -9,13 +9,14 @@
 #include <cstdint>
 
 #include "emulator/emulator.h"
+#include "emulator/pmu/record_ring.h"
+#include "emulator/protocol/program_file.h"
+#include "emulator/protocol/results_file.h"
+#include "emulator/sampling/sampler.h"
 #include "emulator/trace/binary_codec.h"
 #include "emulator/x86/guest_cpuid.h"
 #include "emulator/valgrind/kernel_model.h"
 #include "emulator/valgrind/nb_runtime.h"
-#include "emulator/valgrind/program_file.h"
-#include "emulator/valgrind/results_file.h"
-#include "emulator/valgrind/sampler.h"
 
 namespace netburst::emu::vg {
 
@@ -74,19 +75,12 @@ struct ThreadContext {
     std::uint64_t instructions = 0;
     std::uint64_t next_tick = 0;  // the thread's instruction count at which its next timer interrupt is due
     // PMIs to the guest (ToolRuntime::deliver_pmis): the signal the thread named (0: none), its Linux thread id,
-    // and the interrupts taken and not yet fetched, oldest first.
-    static constexpr unsigned kPmiQueue = 16;
+    // and the interrupts taken and not yet fetched.
     int pmi_signal = 0;
     std::uint64_t lwp = 0;
-    PmiRecord pmi_queue[kPmiQueue];
-    std::uint8_t pmi_first = 0;
-    std::uint8_t pmi_count = 0;
-    // The PEBS records its PMU wrote, not yet taken (NB_REQ_TAKE_PEBS), oldest first: as many as the component's
-    // buffer holds.
-    static constexpr unsigned kPebsNotes = 32;
-    nb_pebs_note pebs_notes[kPebsNotes];
-    std::uint8_t pebs_first = 0;
-    std::uint8_t pebs_count = 0;
+    RecordRing<PmiRecord, 16> pmis;
+    // The PEBS records its PMU wrote, not yet taken (NB_REQ_TAKE_PEBS): as many as the component's buffer holds.
+    RecordRing<nb_pebs_note, 32> pebs_notes;
     // netburst-run record -g and --callgrind: its call stack (chains, call edges), made when the thread first runs
     // under such a recording (6 KB, which every thread slot would pay otherwise) and kept for the slot's next
     // threads. Its open calls are closed and it is cleared when the thread exits; a forked child's thread keeps
@@ -168,6 +162,9 @@ private:
     // Moves the PMIs the current thread's PMU has taken into its queue and signals it (only when it named a
     // signal: a run without PAPI overflow, and netburst-run record, leave them to the sampler or to nobody).
     void deliver_pmis();
+    // The current thread after deliver_pmis (what the instructions before a request raised and wrote); nullptr
+    // when no thread is current.
+    ThreadContext* delivered();
     // Adds the values of the program's events of PMU `index` on logical processor `lp` (both, for the CPU-wide
     // PMU) to sums.
     void read_events(Pmu& pmu, unsigned index, Cycle now, int lp, std::uint64_t* values, bool* unsupported);

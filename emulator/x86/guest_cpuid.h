@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 namespace netburst::emu::vg {
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "emulator/model/emulated_machine.h"
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 namespace netburst::emu::vg {
 

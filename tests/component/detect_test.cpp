@@ -11,7 +11,7 @@
 #include "backend/detect.h"
 #include "component/domain.h"
 #include "component/preset_choice.h"
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 using namespace netburst;
 using namespace netburst::component;

@@ -10,7 +10,7 @@
 #include "backend/detect.h"
 #include "component/component.h"
 #include "emulator/emulator.h"
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 namespace netburst::component::test {
 

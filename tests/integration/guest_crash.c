@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 uint64_t nb_loop_int(uint64_t, void*, const uint64_t*);
 

@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 typedef uint64_t (*loop_fn)(uint64_t, void*, const uint64_t*);
 #define LOOP(name) uint64_t nb_loop_##name(uint64_t, void*, const uint64_t*);

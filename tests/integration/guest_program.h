@@ -1,13 +1,13 @@
 /* For the integration tests' guest programs (plain C, so that no sanitizer or C++ runtime of the host build
  * gets in Valgrind's way): apply an event program that netburst_run_test.cpp made with the allocator and the
- * encoder (the file netburst-run hands the tool, emulator/valgrind/program_file.h) through the MSR channel, as the
+ * encoder (the file netburst-run hands the tool, emulator/protocol/program_file.h) through the MSR channel, as the
  * PAPI component does, and measure a loop of asm/loops.S between two exact reads. */
 #ifndef GUEST_PROGRAM_H
 #define GUEST_PROGRAM_H
 
 #include <stdint.h>
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 #define GUEST_MAX_EVENTS 64
 #define GUEST_MAX_WRITES 128

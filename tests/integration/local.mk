@@ -54,8 +54,7 @@ $(NB_GUEST_DIR)/guest_cpuid: $(NB_GUEST_SRC)/guest_cpuid.c
 check_PROGRAMS += tests/integration/netburst_run_test
 tests_integration_netburst_run_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_integration_netburst_run_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
-tests_integration_netburst_run_test_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_trace.a libnetburst_emu.a \
-	$(CORE_LIBS) $(GTEST_LIBS)
+tests_integration_netburst_run_test_LDADD = libnetburst_trace.a $(NB_RUN_LIBS) $(GTEST_LIBS)
 tests_integration_netburst_run_test_SOURCES = tests/integration/netburst_run_test.cpp
 TESTS += tests/integration/netburst_run_test
 AM_TESTS_ENVIRONMENT += NETBURST_RUN=$(abs_builddir)/netburst-run$(EXEEXT); export NETBURST_RUN; \

@@ -4,7 +4,7 @@
 check_PROGRAMS += tests/run/run_tests
 tests_run_run_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_run_run_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
-tests_run_run_tests_LDADD = libnetburst_run.a libnetburst_vghost.a libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
+tests_run_run_tests_LDADD = $(NB_RUN_LIBS) $(GTEST_LIBS)
 tests_run_run_tests_SOURCES = tests/run/output_pattern_test.cpp tests/run/merge_test.cpp tests/run/progress_test.cpp \
 	tests/run/record_writers_test.cpp tests/run/sample_plan_test.cpp
 TESTS += tests/run/run_tests

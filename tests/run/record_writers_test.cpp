@@ -16,7 +16,7 @@
 #include "emulator/run/callgrind_out.h"
 #include "emulator/run/perf_data.h"
 #include "emulator/run/sample_input.h"
-#include "emulator/valgrind/pc_counts.h"
+#include "emulator/sampling/pc_counts.h"
 
 using namespace netburst;
 using namespace netburst::emu;

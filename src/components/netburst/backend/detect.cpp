@@ -1,6 +1,6 @@
 #include "backend/detect.h"
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 #include "table/cpu_model.h"
 
 namespace netburst::component {

@@ -2,7 +2,7 @@
 
 #include <csignal>
 
-#include "emulator/valgrind/netburst_client.h"
+#include "emulator/protocol/netburst_client.h"
 
 namespace netburst::component {
 

@@ -1,5 +1,5 @@
 // The emulator backend: MSR accesses as Valgrind client requests to the netburst tool that netburst-run loads
-// (emulator/valgrind/netburst_client.h). Each request first runs every instruction the thread executed so far
+// (emulator/protocol/netburst_client.h). Each request first runs every instruction the thread executed so far
 // through the emulator, so a counter read reflects exactly the work before it.
 #pragma once
 

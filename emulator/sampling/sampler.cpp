@@ -1,4 +1,4 @@
-#include "emulator/valgrind/sampler.h"
+#include "emulator/sampling/sampler.h"
 
 #include "table/msr_map.h"
 #include "table/registers.h"

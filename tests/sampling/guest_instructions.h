@@ -1,4 +1,4 @@
-// Instructions as the Valgrind tool hands them to the sampler and the shadow call stack, for the netburst-run unit
+// Instructions as the Valgrind tool hands them to the sampler and the shadow call stack, for the sampling
 // tests (shadow_stack_test, call_edges_test, sampler_test): one builder per kind they need.
 #pragma once
 

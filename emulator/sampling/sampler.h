@@ -41,11 +41,11 @@
 #include "emulator/emulator.h"
 #include "emulator/pmu/memory_window.h"
 #include "emulator/pmu/pebs.h"
-#include "emulator/valgrind/call_edges.h"
-#include "emulator/valgrind/pc_counts.h"
-#include "emulator/valgrind/program_file.h"
-#include "emulator/valgrind/sample_file.h"
-#include "emulator/valgrind/shadow_stack.h"
+#include "emulator/protocol/program_file.h"
+#include "emulator/protocol/sample_file.h"
+#include "emulator/sampling/call_edges.h"
+#include "emulator/sampling/pc_counts.h"
+#include "emulator/sampling/shadow_stack.h"
 
 namespace netburst::emu::vg {
 

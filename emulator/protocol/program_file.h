@@ -53,7 +53,7 @@ struct SampledCounter {
     std::uint8_t exact_counter = 0; // of SampleSpec::exact_pmu: the same event, counted exactly
 };
 
-// What `netburst-run record` asks the tool to sample (emulator/valgrind/sampler.h does it).
+// What `netburst-run record` asks the tool to sample (emulator/sampling/sampler.h does it).
 struct SampleSpec {
     bool enabled = false;
     unsigned num_events = 0;

@@ -1,12 +1,12 @@
-// The shadow call stack behind `netburst-run record -g` (emulator/valgrind/shadow_stack.h): calls push their return
+// The shadow call stack behind `netburst-run record -g` (emulator/sampling/shadow_stack.h): calls push their return
 // address, returns pop to their target when the stack holds it and leave it alone when it does not, the capacity is
 // kept and what goes past it is counted, and the kernel's own calls are not the program's.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "emulator/valgrind/shadow_stack.h"
-#include "tests/unit/guest_instructions.h"
+#include "emulator/sampling/shadow_stack.h"
+#include "tests/sampling/guest_instructions.h"
 
 using namespace netburst::emu;
 using namespace netburst::emu::test;

@@ -1,4 +1,4 @@
-#include "emulator/valgrind/plain_text.h"
+#include "emulator/protocol/plain_text.h"
 
 namespace netburst::emu::vg {
 

@@ -1,4 +1,5 @@
-/* Reading a whole file inside the tool, where only Valgrind's own libc is available. */
+/* Files inside the tool, where only Valgrind's own libc is available: a whole file read, a file opened for
+ * writing, and every byte of a buffer written. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_mallocfree.h"
@@ -22,4 +23,21 @@ HChar* nb_read_file(const HChar* path, const HChar* cost_centre, SizeT* length) 
     text[len] = 0;
     *length = len;
     return text;
+}
+
+Int nb_open_for_writing(const HChar* path, Bool exclusive) {
+    const Int flags = VKI_O_WRONLY | VKI_O_CREAT | (exclusive ? VKI_O_EXCL : VKI_O_TRUNC);
+    SysRes r = VG_(open)(path, flags, 0644);
+    return sr_isError(r) ? -1 : (Int)sr_Res(r);
+}
+
+Bool nb_write_all(Int fd, const void* bytes, SizeT size) {
+    const HChar* p = bytes;
+    while (size > 0) {
+        const Int n = VG_(write)(fd, p, size > 0x40000000 ? 0x40000000 : (Int)size);
+        if (n <= 0) return False;
+        p += n;
+        size -= n;
+    }
+    return True;
 }

@@ -1,5 +1,5 @@
 // The call edges of `netburst-run record --callgrind` as the shadow call stack keeps them
-// (emulator/valgrind/shadow_stack.h, call_edges.h): each return adds one call and the costs since its call to the
+// (emulator/sampling/shadow_stack.h, call_edges.h): each return adds one call and the costs since its call to the
 // edge (call site, callee), a return that pops several frames closes each of them, recursion measures every call,
 // open frames are reported once when their thread or image ends, a forked child measures its inherited frames from
 // the fork, a call through a stub is named after the stub's jump, and calls past the capacity have no edge.
@@ -9,8 +9,8 @@
 #include <map>
 #include <utility>
 
-#include "emulator/valgrind/shadow_stack.h"
-#include "tests/unit/guest_instructions.h"
+#include "emulator/sampling/shadow_stack.h"
+#include "tests/sampling/guest_instructions.h"
 
 using namespace netburst::emu;
 using namespace netburst::emu::test;

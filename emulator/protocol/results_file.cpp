@@ -1,6 +1,6 @@
-#include "emulator/valgrind/results_file.h"
+#include "emulator/protocol/results_file.h"
 
-#include "emulator/valgrind/plain_text.h"
+#include "emulator/protocol/plain_text.h"
 
 namespace netburst::emu::vg {
 

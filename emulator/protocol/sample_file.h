@@ -35,7 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "emulator/valgrind/plain_text.h"
+#include "emulator/protocol/plain_text.h"
 
 namespace netburst::emu::vg {
 

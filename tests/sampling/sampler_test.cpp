@@ -14,8 +14,8 @@
 #include "emulator/emulator.h"
 #include "emulator/run/sample_input.h"
 #include "emulator/run/sample_plan.h"
-#include "emulator/valgrind/sampler.h"
-#include "tests/unit/guest_instructions.h"
+#include "emulator/sampling/sampler.h"
+#include "tests/sampling/guest_instructions.h"
 
 using namespace netburst;
 using namespace netburst::emu;

@@ -25,7 +25,7 @@
 #include <cstdint>
 
 #include "emulator/model/instruction.h"
-#include "emulator/valgrind/call_edges.h"
+#include "emulator/sampling/call_edges.h"
 
 namespace netburst::emu::vg {
 

@@ -1,6 +1,6 @@
-#include "emulator/valgrind/program_file.h"
+#include "emulator/protocol/program_file.h"
 
-#include "emulator/valgrind/plain_text.h"
+#include "emulator/protocol/plain_text.h"
 #include "table/msr_map.h"
 
 namespace netburst::emu::vg {

@@ -1,4 +1,4 @@
-#include "emulator/valgrind/sample_file.h"
+#include "emulator/protocol/sample_file.h"
 
 namespace netburst::emu::vg {
 

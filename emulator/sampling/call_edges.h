@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "emulator/valgrind/address_table.h"
-#include "emulator/valgrind/program_file.h"
+#include "emulator/protocol/program_file.h"
+#include "emulator/sampling/address_table.h"
 
 namespace netburst::emu::vg {
 
@@ -51,53 +51,48 @@ struct EventCosts {
     }
 };
 
-class CallEdges {
-public:
-    struct Entry {
-        std::uint64_t site = 0;     // the call instruction's address (0: empty slot)
-        std::uint64_t callee = 0;   // where the call went (shadow_stack.h: followed through a stub's jumps)
-        std::uint64_t calls = 0;
-        EventCosts costs;           // each event's exact count and samples while the calls were open (unset in a key)
+// One (call site, callee) pair's calls and costs: the table's entry.
+struct CallEdge {
+    std::uint64_t site = 0;     // the call instruction's address (0: empty slot)
+    std::uint64_t callee = 0;   // where the call went (shadow_stack.h: followed through a stub's jumps)
+    std::uint64_t calls = 0;
+    EventCosts costs;           // each event's exact count and samples while the calls were open (unset in a key)
 
-        bool empty() const { return site == 0; }
-        bool same_key(const Entry& e) const { return site == e.site && callee == e.callee; }
-        void set_key(const Entry& e) {
-            site = e.site;
-            callee = e.callee;
-        }
-        // Both addresses: one site may call many callees (an indirect call) and the reverse.
-        std::uint64_t key_hash() const { return site ^ (callee * 0xC2B2AE3D27D4EB4Full); }
-    };
-    using Alloc = AddressTable<Entry>::Alloc;
-    using Free = AddressTable<Entry>::Free;
+    bool empty() const { return site == 0; }
+    bool same_key(const CallEdge& e) const { return site == e.site && callee == e.callee; }
+    void set_key(const CallEdge& e) {
+        site = e.site;
+        callee = e.callee;
+    }
+    // Both addresses: one site may call many callees (an indirect call) and the reverse.
+    std::uint64_t key_hash() const { return site ^ (callee * 0xC2B2AE3D27D4EB4Full); }
+};
+
+// The table itself (for_each, size and clear are AddressTable's).
+class CallEdges : public AddressTable<CallEdge> {
+public:
+    using Entry = CallEdge;
 
     // `events`: how many events the recording samples (each entry's costs beyond them stay 0). False when memory
     // runs out.
     bool init(Alloc alloc, Free release, unsigned events = 1) {
         events_ = events;
-        return table_.init(alloc, release, 256);
+        return AddressTable::init(alloc, release, 256);
     }
     unsigned events() const { return events_; }
-    void clear() { table_.clear(); }
     // Adds to the edge site -> callee (made when new). Nothing to add, a site of 0 or no memory: nothing happens.
     void add(std::uint64_t site, std::uint64_t callee, std::uint64_t calls, const EventCosts& costs) {
         if (calls == 0 && costs.zero(events_)) return;
         Entry key;
         key.site = site;
         key.callee = callee;
-        if (Entry* e = table_.find_or_add(key)) {
+        if (Entry* e = find_or_add(key)) {
             e->calls += calls;
             e->costs.add(costs, events_);
         }
     }
-    template <typename Fn>
-    void for_each(Fn fn) const {
-        table_.for_each(fn);
-    }
-    std::size_t size() const { return table_.size(); }
 
 private:
-    AddressTable<Entry> table_;
     unsigned events_ = 1;
 };
 
