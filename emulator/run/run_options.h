@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "emulator/valgrind/kernel_model.h"
+#include "emulator/protocol/tool_options.h"
 #include "table/cpu_model.h"
 
 namespace netburst::emu::run {

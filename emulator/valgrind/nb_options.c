@@ -9,8 +9,9 @@
 #include "emulator/pmi_skid.h"
 #include "emulator/protocol/tool_options.h"
 #include "emulator/valgrind/nb_tool.h"
+#include "table/default_model.h"
 
-struct nb_options nb_clo = {.model = 2, .kernel_model = True, .timer_tick = NB_DEFAULT_TIMER_TICK,
+struct nb_options nb_clo = {.model = NB_DEFAULT_MODEL, .kernel_model = True, .timer_tick = NB_DEFAULT_TIMER_TICK,
                             .fixed_random = True, .pmi_skid = -1, .memo_probe_states = 1LL << 22};
 
 static Bool process_option(const HChar* arg) {

@@ -18,7 +18,7 @@ TOOL_CPPFLAGS = -I$(top_srcdir) -I$(top_srcdir)/src/components/netburst $(patsub
 	$(TOOL_DEFS)
 # Link-time optimisation: the hot path runs through the tool's glue, the emulator, the core model and the PMU,
 # which are separate files; inlining across them saved 7 % of the timing tier's time on examples/matmul.c
-# (doc/emulator-model.md, "Speed"). The counts do not change (scripts/counts-snapshot.sh).
+# (doc/speed.md). The counts do not change (scripts/counts-snapshot.sh).
 TOOL_LTO = -flto=auto
 TOOL_COMMON = -O2 -g $(TOOL_LTO) -fno-strict-aliasing -fno-stack-protector -fno-pie -fno-plt -MMD -MP
 TOOL_CFLAGS = $(TOOL_COMMON) -std=gnu11 -fno-builtin $(WARN_CFLAGS)

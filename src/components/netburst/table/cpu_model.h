@@ -4,6 +4,8 @@
 // everything that reads it needs one small vocabulary for "which models". A set is a bitmask over model numbers.
 #pragma once
 
+#include "table/default_model.h"
+
 #include <cstdint>
 
 namespace netburst {
@@ -19,9 +21,8 @@ constexpr ModelSet kModels0To2 = model_bit(0) | model_bit(1) | model_bit(2);
 constexpr ModelSet kModels2Up = model_bit(2) | model_bit(3) | model_bit(4) | model_bit(6);
 constexpr ModelSet kPrescottAndLater = model_bit(3) | model_bit(4) | model_bit(6);
 
-// Northwood is the default: it is the model with the 8 KB L1 data cache most published P4 numbers come from,
-// and it has every event except instr_completed.
-constexpr unsigned kDefaultModel = 2;
+// The default model (default_model.h says why Northwood).
+constexpr unsigned kDefaultModel = NB_DEFAULT_MODEL;
 
 constexpr bool model_in(ModelSet set, unsigned model) { return model < 8 && (set & model_bit(model)) != 0; }
 constexpr bool model_exists(unsigned model) { return model_in(kAllModels, model); }
