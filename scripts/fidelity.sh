@@ -4,36 +4,44 @@
 # model, and compared with real Pentium 4 figures (tests/fidelity/measured.tsv). Then Sprunt's fp_add_latency as
 # real programs (x87 and SSE; single thread, two threads with --ht, two processes), reported beside the paper.
 #
-#   scripts/fidelity.sh [-b BUILD] [-m MODELS] [-n "N1 N2"] [-o PAGE] [-s] [-V VALGRIND_OPTION] [ID...]
+#   scripts/fidelity.sh [-b BUILD] [-m MODELS] [-n "N1 N2 ..."] [-p "P1 P2 ..."] [-o PAGE] [-s] [-V OPT] [ID...]
 #     -b BUILD   the build directory: netburst-run and PAPI (default: build)
 #     -m MODELS  comma-separated emulated models (default: 2,4)
-#     -n "N1 N2" loop iterations of the two measurements that are differenced (default: "40 200")
+#     -n COUNTS  loop iterations of the measurements that are differenced, in increasing order (default:
+#                "40 120 200"); the figure compared is between the first and the last
+#     -p PADS    sizes in bytes of an environment variable the driver runs with, one run per size and model,
+#                which moves the stack (default: "0 100 1000"); the figure compared is the first size's
 #     -o PAGE    the generated page (default: doc/fidelity.md; "-" writes none)
 #     -s         strict: a form on tests/fidelity/known-deviations.txt that now passes fails the run too
 #     -V OPT     pass OPT to Valgrind (e.g. --vex-iropt-level=0); a diagnosis run: no page, no Sprunt
 #     ID...      only these kernels (no page, no Sprunt)
 #
 # A form fails when the model is off the measured figure by more than 15 %, or by more than 0.3 cycles for
-# figures under 2 cycles. Exit status: 0 when every failing form is on the known-deviations list, 1 when another
-# fails (or, with -s, when a listed one passes), 2 for bad arguments or a missing build.
+# figures under 2 cycles. It fails too when its figure moves with the run or the layout: with three counts or
+# more, the figures between each count and the next, at every environment size, must lie within 1 % of their
+# mean, or within 0.05 cycles of each other (the spread check). Exit status: 0 when every failing form is on the
+# known-deviations list and no spread is too wide, 1 when another fails (or, with -s, when a listed one passes),
+# 2 for bad arguments or a missing build.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=build
 models=2,4
-counts="40 200"
+counts="40 120 200"
+pads="0 100 1000"
 page=$top/doc/fidelity.md
 strict=0
 vgopt=
-while getopts "b:m:n:o:sV:h" opt; do
+while getopts "b:m:n:p:o:sV:h" opt; do
   case $opt in
     b) build=$OPTARG ;;
     m) models=$OPTARG ;;
     n) counts=$OPTARG ;;
+    p) pads=$OPTARG ;;
     o) page=$OPTARG ;;
     s) strict=1 ;;
     V) vgopt=$OPTARG ;;
-    *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -59,31 +67,42 @@ cc=${CC:-cc}
   "$fid"/simd.S "$fid"/mem.S -L"$papi" -lpapi -Wl,-rpath,"$papi"
 "$cc" -O2 -pthread -o "$out/sprunt-fp-add" "$fid/sprunt_fp_add.c"
 
-# --- measure: one run of the driver per model, the models side by side -------------------------------------------
+# --- measure: one run of the driver per model and environment size, side by side ----------------------------------
 start=$(date +%s)
 IFS=, read -r -a model_list <<<"$models"
+read -r -a pad_list <<<"$pads"
+[ ${#pad_list[@]} -gt 0 ] || { echo "fidelity: -p needs at least one size" >&2; exit 2; }
 vg=()
 [ -n "$vgopt" ] && vg=(--valgrind-option "$vgopt")
 pids=()
+runs=()
 for m in "${model_list[@]}"; do
-  "$run" --model "$m" "${vg[@]}" -- "$out/fidelity-driver" -n $counts "${ids[@]}" >"$work/model$m.tsv" \
-    2>"$work/model$m.err" &
-  pids+=($!)
+  for p in "${pad_list[@]}"; do
+    # FIDELITY_PAD: p bytes more of environment, so the stack starts p bytes (rounded) lower.
+    FIDELITY_PAD=$(printf "%${p}s" "" | tr ' ' x) "$run" --model "$m" "${vg[@]}" -- "$out/fidelity-driver" \
+      -n $counts "${ids[@]}" >"$work/model$m.pad$p.tsv" 2>"$work/model$m.pad$p.err" &
+    pids+=($!)
+    runs+=("model $m, environment +$p bytes")
+  done
 done
-# Each run waited for by its own pid, so that a failure names its model and exit status.
+# Each run waited for by its own pid, so that a failure names its run and exit status.
 status=0
 for i in "${!pids[@]}"; do
   code=0
   wait "${pids[$i]}" || code=$?
   if [ $code -ne 0 ]; then
-    echo "fidelity: the driver on model ${model_list[$i]} exited with status $code" >&2
+    echo "fidelity: the driver on ${runs[$i]} exited with status $code" >&2
     status=1
   fi
 done
 for m in "${model_list[@]}"; do
-  if [ ! -s "$work/model$m.tsv" ]; then
-    echo "fidelity: the driver produced nothing on model $m:" >&2; cat "$work/model$m.err" >&2; exit 2
-  fi
+  for p in "${pad_list[@]}"; do
+    if [ ! -s "$work/model$m.pad$p.tsv" ]; then
+      echo "fidelity: the driver produced nothing on model $m (environment +$p bytes):" >&2
+      cat "$work/model$m.pad$p.err" >&2; exit 2
+    fi
+  done
+  cp "$work/model$m.pad${pad_list[0]}.tsv" "$work/model$m.tsv"
 done
 [ $status -eq 0 ] || { echo "fidelity: a driver run failed" >&2; cat "$work"/model*.err >&2; exit 2; }
 
@@ -130,6 +149,48 @@ summary=$(awk -F'\t' '{ c[$1 " " $8]++; m[$1] = 1 }
   END { for (x in m) { printf "model %s: %d ok, %d open gaps, %d failing, %d passing but listed, %d report only\n", x, \
         c[x " ok"], c[x " open"], c[x " FAIL"], c[x " stale"], c[x " report"] } }' "$work/report.tsv" | sort)
 echo "$summary"
+
+# --- spread: one figure whatever the run length and the layout ----------------------------------------------------
+# The driver's figures between each count and the next (its last column), at every environment size: a model whose
+# figure depends on how long it runs or where the stack is has a state the figure should not depend on.
+spread_summary=
+num_counts=$(wc -w <<<"$counts")
+if [ "$num_counts" -ge 3 ]; then
+  for m in "${model_list[@]}"; do
+    for p in "${pad_list[@]}"; do
+      awk -F'\t' -v m="$m" -v p="$p" '{ print m "\t" p "\t" $1 "\t" $2 "\t" $5 }' "$work/model$m.pad$p.tsv"
+    done
+  done >"$work/steps.tsv"
+  : >"$work/spread.tsv"
+  spread_summary=$(awk -F'\t' -v report="$work/spread.tsv" '
+    { k = $1 SUBSEP $3 SUBSEP $4; n = split($5, f, ",")
+      for (i = 1; i <= n; ++i) {
+        v = f[i] + 0; sum[k] += v; cnt[k]++
+        if (!(k in lo) || v < lo[k]) lo[k] = v
+        if (!(k in hi) || v > hi[k]) hi[k] = v
+      }
+      figs[k] = figs[k] (figs[k] == "" ? "" : "  ") "+" $2 ": " $5 }
+    END {
+      for (k in lo) {
+        split(k, q, SUBSEP); m = q[1]; mean = sum[k] / cnt[k]; w = hi[k] - lo[k]
+        lim = 0.01 * (mean < 0 ? -mean : mean); if (lim < 0.05) lim = 0.05
+        forms[m]++
+        if (w > lim) { wide[m]++; printf "%s\t%s\t%s\t%.3f\t%s\n", m, q[2], q[3], w, figs[k] > report }
+        if (!(m in worst) || w / lim > worst[m]) { worst[m] = w / lim; wname[m] = q[2] " " q[3]; wv[m] = w }
+      }
+      for (m in forms)
+        printf "model %s: %d forms, %d with too wide a spread; the widest: %s, %.3f cycles (%.0f %% of its limit)\n", \
+          m, forms[m], wide[m], wname[m], wv[m], 100 * worst[m]
+    }' "$work/steps.tsv" | sort)
+  echo
+  echo "Spread over $num_counts counts ($counts) and ${#pad_list[@]} environment sizes (+${pads// / +} bytes):"
+  echo "$spread_summary"
+  if [ -s "$work/spread.tsv" ]; then
+    status=1
+    awk -F'\t' '{ printf "model %s %s %s: spread %.3f cycles (figures by environment size: %s)\n", $1, $2, $3, $4, $5 }' \
+      "$work/spread.tsv" | sort
+  fi
+fi
 kernel_seconds=$(( $(date +%s) - start ))
 
 # --- Sprunt fp_add_latency as real programs ---------------------------------------------------------------------
@@ -174,13 +235,22 @@ if [ "$page" != - ]; then
     echo "Each kernel is a loop of 16 copies of one instruction form (or 8 of a pair), in one dependency chain"
     echo "(\`lat\`: cycles per copy = latency) or as independent copies (\`tput\`: reciprocal throughput). A PAPI"
     echo "program runs every kernel under \`netburst-run --model N\` and reads \`PAPI_TOT_CYC\` around it at $counts"
-    echo "iterations; the difference, divided by the copies, is the model's figure. A form fails when it is more"
-    echo "than 15 % off the measured figure (0.3 cycles for figures under 2 cycles). Status: **ok**; **open gap**"
-    echo "(on the known-deviations list, with the reason); **FAIL** (off, and not on the list); **passes, listed**"
-    echo "(the list should lose it); **report** (no measurement to compare with)."
+    echo "iterations; the difference between the first and the last, divided by the copies, is the model's figure."
+    echo "A form fails when it is more than 15 % off the measured figure (0.3 cycles for figures under 2 cycles)."
+    echo "Status: **ok**; **open gap** (on the known-deviations list, with the reason); **FAIL** (off, and not on"
+    echo "the list); **passes, listed** (the list should lose it); **report** (no measurement to compare with)."
     echo
     echo "$summary" | sed 's/^/- /'
     echo
+    if [ -n "$spread_summary" ]; then
+      echo "The program runs once per model with each of ${#pad_list[@]} environment sizes (a variable of +${pads// / +}"
+      echo "bytes, which moves the stack), and the figure between each iteration count and the next must be the same"
+      echo "in every run, within 1 % of their mean or 0.05 cycles: a figure that depends on how long the program"
+      echo "runs, or on where its data lies, fails whatever the measured figure (the tables give the first size's)."
+      echo
+      echo "$spread_summary" | sed 's/^/- /'
+      echo
+    fi
     for m in "${model_list[@]}"; do
       case $m in 2) name="Northwood (model 2), measured on a Pentium 4 2.80 GHz F/2/9";;
                  4) name="Prescott (model 4), measured on a Celeron D 2.53 GHz F/4/1 (64-bit forms: Pentium 4 3.20 GHz F/4/3)";;

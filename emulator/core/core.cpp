@@ -34,6 +34,7 @@ void Core::reset(const CoreConfig& config) {
         th.modes.at_emitted = th.modes.current = th.active ? FrontMode::Deliver : FrontMode::Idle;
         std::memset(th.reg_ready, 0, sizeof th.reg_ready);
         std::memset(th.reg_spec, 0, sizeof th.reg_spec);
+        for (Tick& late : th.reg_late) late = kOnTime;
         th.x87_top = 0;
         th.uop_seq = th.load_seq = th.store_seq = 0;
         std::memset(th.rob_free, 0, sizeof th.rob_free);

@@ -163,6 +163,7 @@ private:
         FrontMode mode[kMax];
         unsigned head = 0, tail = 0;
     };
+    static constexpr Tick kOnTime = ~Tick{0};  // Thread::reg_late of a value the scheduler timed right
     struct Thread {
         bool active = false;
         Cycle next_fetch = 0;      // earliest cycle this thread's next uop may be delivered
@@ -171,10 +172,13 @@ private:
         std::uint64_t code_block = ~std::uint64_t{0};  // the last 64-byte code block fetched in build mode
         ModeLog modes;
         // Register scoreboard: when each register's value is available, and when the scheduler believed it
-        // would be (they differ after a load that missed: dependents are replayed).
+        // would be (they differ after a load that missed: dependents are replayed); for a late value, when the
+        // replay system stopped the scheduler for it (kOnTime for a value that came when believed): uops
+        // dispatched before then are replayed, later ones wait for the value (core_walker.h).
         // Bits as RegMask's (instruction.h), with kRegStBit + n standing for the x87 physical register Rn.
         Tick reg_ready[64];
         Tick reg_spec[64];
+        Tick reg_late[64];
         unsigned x87_top = 0;      // the x87 TOP, followed through the pushes and pops the front end describes
         std::uint64_t uop_seq = 0, load_seq = 0, store_seq = 0;
         Cycle rob_free[128];       // per uop sequence number: the cycle its ROB entry is free again

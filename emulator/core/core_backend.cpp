@@ -44,6 +44,7 @@ void Core::execute_stack(const Instruction& insn, const UopPlan& plan, Outcome* 
         const unsigned b = kRegStBit + ((top + i) & 7);
         std::swap(th.reg_ready[a], th.reg_ready[b]);
         std::swap(th.reg_spec[a], th.reg_spec[b]);
+        std::swap(th.reg_late[a], th.reg_late[b]);
     }
     switch (insn.writes & kX87TopMask) {
     case kX87Push: th.x87_top = (top + 7) & 7; break;

@@ -26,6 +26,8 @@ Core::TimingState Core::timing_state(unsigned thread) const {
     for (unsigned r = 0; r < 64; ++r) {
         h.add_tick(th.reg_ready[r]);
         h.add_tick(th.reg_spec[r]);
+        if (th.reg_late[r] == kOnTime) h.add(kOnTime);  // not a time: the value is not late
+        else h.add_tick(th.reg_late[r]);
     }
     h.add(th.x87_top);
     // The buffers' entries in the order the next uops reuse them.

@@ -9,7 +9,11 @@
 //   retirement: in order, retire_width per cycle, after completion.
 // Then the register results, the stores' writes into the caches and the branch's retirement.
 // A uop whose operand comes from a load that missed was sent by the scheduler on the hit assumption: it wastes
-// an execution slot, then replays every replay_cycles until the data is there (the NetBurst replay loop).
+// an execution slot, then replays every replay_cycles until the data is there (the NetBurst replay loop). So are
+// its dependents, in turn, but only those the scheduler sends before the replay system has stopped it: the first
+// failure of the string is seen when the failed uop comes round the loop, replay_cycles after it executed; uops
+// dispatched from then on wait for their late operand and take it when it is there (Thread::reg_late). A chain
+// after a miss thus runs at its own latencies again, whenever and however late it started.
 //
 // The sink chooses the tier, as in core_memory.h: the functional tier (FunctionalSink) walks the same uops without
 // time (the loads, store addresses, commits and the branch, in the same order) and retires access and branch uops
@@ -139,6 +143,7 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
     Cycle last_alloc = th.last_alloc, last_retire = th.last_retire;
     std::uint64_t seq = th.uop_seq;
     Tick load_done = 0, load_spec = 0, op_done = 0, op_spec = 0, last_done = 0;
+    Tick load_late = kOnTime, op_late = kOnTime, sp_late = kOnTime;
     Tick sta_done = 0, branch_done = 0, flow_first = ~Tick{0};
     Tick sp_done = 0, sp_spec = 0;
     bool has_sp = false;
@@ -167,7 +172,8 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
             // --- Allocation: in order, against the ROB, load and store buffers ------------------------------
             Cycle deliver = 0;
             std::uint64_t lseq = 0;
-            Tick ready = 0, spec = 0, start = 0;
+            Tick ready = 0, spec = 0, start = 0, late = kOnTime;
+            bool shadow = false;  // sent on the hit assumption, then replayed
             if constexpr (kTiming) {
                 if constexpr (Shape::kSingle) deliver = d.cycle[si];
                 else deliver = d.at(index);
@@ -250,9 +256,36 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 }
                 start = ready;
                 if (ready > spec + kTicksPerCycle) {
-                    // Sent on the hit assumption: a wasted execution, then the replay loop until the data is there.
-                    const Tick wasted = issue_on(s.unit, spec, 1);
-                    start = replay_until(wasted + p.replay, ready, p.replay);
+                    // An operand is late. The scheduler waits for those it has been stopped for (their stop is at
+                    // or before the dispatch); if another is still late then, the uop is sent on the hit
+                    // assumption: a wasted execution, then the replay loop until the data is there. Its failure
+                    // is seen when it comes round the loop, unless the string's was seen earlier.
+                    Tick wait = spec, stop = kOnTime;
+                    auto late_operand = [&](Tick value_ready, Tick value_late) {
+                        if (value_ready <= spec + kTicksPerCycle) return;
+                        if (value_late <= spec) wait = max_tick(wait, value_ready);
+                        else stop = min_tick(stop, value_late);
+                    };
+                    if (role == UopRole::StackPtr) {
+                        const unsigned sp = core_memory::kStackPointer;
+                        late_operand(th.reg_ready[sp], th.reg_late[sp]);
+                    } else {
+                        for (RegMask m = address ? reads & kGprMask : reads; m != 0; m &= m - 1) {
+                            const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
+                            late_operand(th.reg_ready[b], th.reg_late[b]);
+                        }
+                    }
+                    if (role == UopRole::StoreData)
+                        late_operand(plan.has_op ? op_done : load_done, plan.has_op ? op_late : load_late);
+                    else if (role == UopRole::Op || role == UopRole::Flow || role == UopRole::Branch)
+                        late_operand(load_done, load_late);
+                    if (ready > wait + kTicksPerCycle) {
+                        const Tick wasted = issue_on(s.unit, wait, 1);
+                        start = replay_until(wasted + p.replay, ready, p.replay);
+                        late = min_tick(stop, wasted + p.replay);
+                        spec = wait;
+                        shadow = true;
+                    }
                 }
             }
 
@@ -271,15 +304,20 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 done = load_uop(th, t, m, s, start, sink, &causes, &mob, &load_spec_done);
                 if constexpr (kTiming) {
                     issue = load_spec_done - s.latency;
-                    spec_done = start == ready && ready <= spec + kTicksPerCycle ? load_spec_done : spec + s.latency;
+                    spec_done = shadow ? spec + s.latency : load_spec_done;
+                    // A load whose own data came late (a miss, a split, a store it could not take its data from)
+                    // is seen when it comes round the replay loop.
+                    if (!shadow) late = done > spec_done ? issue + p.replay : kOnTime;
                     load_done = max_tick(load_done, done);
                     load_spec = max_tick(load_spec, spec_done);
+                    load_late = min_tick(load_late, late);
                 }
             } else {
                 if constexpr (kTiming) {
                     issue = issue_on(s.unit, start, __builtin_expect(s.busy_alternates, 0) ? alternate(s.busy) : s.busy);
                     done = issue + s.latency;
-                    spec_done = (start == ready ? issue : spec) + s.latency;
+                    spec_done = (shadow ? spec : issue) + s.latency;
+                    if (!shadow) late = kOnTime;
                 }
                 switch (role) {
                 case UopRole::Flow:
@@ -287,10 +325,12 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                     if (r + 1 == records) done = max_tick(done, flow_first + plan.flow_latency);
                     op_done = max_tick(op_done, done);
                     op_spec = max_tick(op_spec, spec_done);
+                    op_late = min_tick(op_late, late);
                     break;
                 case UopRole::Op:
                     op_done = max_tick(op_done, done);
                     op_spec = max_tick(op_spec, spec_done);
+                    op_late = min_tick(op_late, late);
                     if (!Shape::kSingle && plan.fence) th.load_barrier = max_tick(th.load_barrier, done);
                     break;
                 case UopRole::StoreAddr:
@@ -304,6 +344,7 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 case UopRole::StackPtr:
                     sp_done = done;
                     sp_spec = spec_done;
+                    sp_late = late;
                     has_sp = true;
                     break;
                 default: break;
@@ -368,8 +409,10 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
         const bool op = Shape::kRegisterOp || plan.has_op;
         Tick result = op ? op_done : (plan.has_load ? load_done + plan.load_merge : last_done);
         Tick result_spec = op ? op_spec : (plan.has_load ? load_spec + plan.load_merge : last_done);
+        Tick result_late = op ? op_late : (plan.has_load ? load_late : kOnTime);
         for (RegMask m = merged; m != 0; m &= m - 1) {
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
+            if (th.reg_ready[b] + plan.dest_merge > result) result_late = min_tick(result_late, th.reg_late[b]);
             result = max_tick(result, th.reg_ready[b] + plan.dest_merge);
             result_spec = max_tick(result_spec, th.reg_spec[b] + plan.dest_merge);
         }
@@ -377,10 +420,12 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
             th.reg_ready[b] = result;
             th.reg_spec[b] = result_spec;
+            th.reg_late[b] = result_late;
         }
         if (has_sp && (insn.writes & reg_gpr(4)) != 0) {
             th.reg_ready[core_memory::kStackPointer] = sp_done;
             th.reg_spec[core_memory::kStackPointer] = sp_spec;
+            th.reg_late[core_memory::kStackPointer] = sp_late;
         }
         if (!Shape::kRegisterOp && plan.has_load) th.last_load_done = max_tick(th.last_load_done, load_done);
 

@@ -18,6 +18,7 @@ constexpr Cycle to_cycle(Tick t) { return t / kTicksPerCycle; }
 constexpr Cycle ceil_cycle(Tick t) { return (t + kTicksPerCycle - 1) / kTicksPerCycle; }
 
 constexpr Tick max_tick(Tick a, Tick b) { return a > b ? a : b; }
+constexpr Tick min_tick(Tick a, Tick b) { return a < b ? a : b; }
 constexpr Cycle max_cycle(Cycle a, Cycle b) { return a > b ? a : b; }
 constexpr Cycle min_cycle(Cycle a, Cycle b) { return a < b ? a : b; }
 

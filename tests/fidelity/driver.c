@@ -1,12 +1,13 @@
 /* The fidelity suite's driver (doc/fidelity.md): measures every kernel of tests/fidelity with PAPI_TOT_CYC from
  * inside the program, so that under netburst-run it counts on the emulated Pentium 4.
  *
- *   fidelity-driver [-n N1 N2] [ID...]
+ *   fidelity-driver [-n N1 N2 [N3...]] [ID...]
  *
- * For each kernel (or each one whose id is named): one warm-up call of N1 loop iterations, then cycles of N1
- * iterations and of N2 (the fewest of three calls each), read with PAPI_read around each call. Start-up, the calls and the reads cost the same at
- * both lengths, so (cycles(N2) - cycles(N1)) / ((N2 - N1) * copies) is the cost of one copy. Prints
- * "id<TAB>kind<TAB>cycles per copy<TAB>text" per kernel. */
+ * For each kernel (or each one whose id is named): one warm-up call of N1 loop iterations, then cycles of each
+ * length (the fewest of three calls each), read with PAPI_read around each call. Start-up, the calls and the
+ * reads cost the same at every length, so (cycles(Nk) - cycles(N1)) / ((Nk - N1) * copies) is the cost of one
+ * copy. Prints "id<TAB>kind<TAB>cycles per copy<TAB>text" per kernel; with three lengths or more, then a tab and
+ * the same figure between each length and the next, separated by commas (how much it moves with the length). */
 #include <papi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,7 +31,9 @@ static _Alignas(4096) unsigned char self_area[4096];
 static _Alignas(4096) unsigned char l2_ring[128 * 1024];
 static _Alignas(4096) unsigned char mem_ring[16 * 1024 * 1024];
 static _Alignas(4096) unsigned char bw_buffer[64 * 1024];
-uint64_t fid_p_self, fid_p_byte, fid_p_zero, fid_p_split, fid_p_l2, fid_p_mem, fid_p_bw;
+static _Alignas(4096) unsigned char cold_area[256 * 1024];
+uint64_t fid_p_self, fid_p_byte, fid_p_zero, fid_p_split, fid_p_l2, fid_p_mem, fid_p_bw, fid_bw_offset;
+uint64_t fid_p_cold, fid_p_cold_end;
 
 static void store64(unsigned char* at, uint64_t value) { memcpy(at, &value, sizeof value); }
 
@@ -58,6 +61,12 @@ static void set_up(void) {
   fid_p_split = (uintptr_t)self_area + 0x300 + 62;   /* bytes 62..65 of the lines at 0x300 and 0x340 */
   uint32_t split = (uint32_t)fid_p_split;
   memcpy(self_area + 0x300 + 62, &split, sizeof split);
+  /* self_area's address at 0x200 in each 4 KB page (never 64 KB from self_area's line), written before the 16 MB
+   * ring below pushes it out of the L2: each call of load_r32_after_miss starts with a load that misses the
+   * DTLB, the L1 and the L2. */
+  for (size_t page = 0; page < sizeof cold_area; page += 4096) store64(cold_area + page + 0x200, fid_p_self);
+  fid_p_cold = (uintptr_t)cold_area + 0x200;
+  fid_p_cold_end = (uintptr_t)cold_area + sizeof cold_area;
   ring(l2_ring, sizeof l2_ring / 128, 128, 1);
   fid_p_l2 = (uintptr_t)l2_ring;
   ring(mem_ring, sizeof mem_ring / 1024, 1024, 0);
@@ -94,16 +103,26 @@ static long long cycles_of(const struct kernel* k, long n, int set) {
   return after - before;
 }
 
+enum { kMaxLengths = 8 };
+
+/* Cycles per copy between lengths[i] and lengths[j], from the best cycles of each. */
+static double per_copy(const struct kernel* k, const long* lengths, const long long* best, int i, int j) {
+  return (double)(best[j] - best[i]) / (double)((lengths[j] - lengths[i]) * k->copies);
+}
+
 int main(int argc, char** argv) {
-  long n1 = 40, n2 = 200;
-  int first = 1;
-  if (argc > 3 && strcmp(argv[1], "-n") == 0) {
-    n1 = atol(argv[2]);
-    n2 = atol(argv[3]);
-    first = 4;
+  long lengths[kMaxLengths] = {40, 200};
+  int num_lengths = 2, first = 1;
+  if (argc > 1 && strcmp(argv[1], "-n") == 0) {
+    num_lengths = 0;
+    for (first = 2; first < argc && argv[first][0] >= '0' && argv[first][0] <= '9'; ++first)
+      if (++num_lengths <= kMaxLengths) lengths[num_lengths - 1] = atol(argv[first]);
   }
-  if (n1 < 1 || n2 <= n1) {
-    fprintf(stderr, "usage: fidelity-driver [-n N1 N2] [ID...]  (0 < N1 < N2)\n");
+  int ok = num_lengths >= 2 && num_lengths <= kMaxLengths && lengths[0] >= 1;
+  for (int i = 1; ok && i < num_lengths; ++i) ok = lengths[i] > lengths[i - 1];
+  if (!ok) {
+    fprintf(stderr, "usage: fidelity-driver [-n N1 N2 [N3...]] [ID...]  (0 < N1 < N2 < ..., at most %d)\n",
+            kMaxLengths);
     return 2;
   }
   set_up();
@@ -117,15 +136,18 @@ int main(int argc, char** argv) {
   check(PAPI_start(set), "PAPI_start");
   for (const struct kernel* k = __start_fidelity_kernels; k < __stop_fidelity_kernels; ++k) {
     if (!selected(k, argc, argv, first)) continue;
-    k->run(n1);
-    long long short_run = cycles_of(k, n1, set), long_run = cycles_of(k, n2, set);
-    for (int repeat = 1; repeat < kRepeats; ++repeat) {
-      const long long s = cycles_of(k, n1, set), l = cycles_of(k, n2, set);
-      if (s < short_run) short_run = s;
-      if (l < long_run) long_run = l;
-    }
-    double per = (double)(long_run - short_run) / (double)((n2 - n1) * k->copies);
-    printf("%s\t%s\t%.3f\t%s\n", k->id, k->kind, per, k->text);
+    k->run(lengths[0]);
+    long long best[kMaxLengths];
+    for (int repeat = 0; repeat < kRepeats; ++repeat)
+      for (int i = 0; i < num_lengths; ++i) {
+        const long long c = cycles_of(k, lengths[i], set);
+        if (repeat == 0 || c < best[i]) best[i] = c;
+      }
+    const int longest = num_lengths - 1;
+    printf("%s\t%s\t%.3f\t%s", k->id, k->kind, per_copy(k, lengths, best, 0, longest), k->text);
+    for (int i = 0; num_lengths > 2 && i < longest; ++i)
+      printf("%c%.3f", i == 0 ? '\t' : ',', per_copy(k, lengths, best, i, i + 1));
+    printf("\n");
     fflush(stdout);
   }
   long long last;
