@@ -253,7 +253,7 @@ TEST(CorePipeline, DependentsOfAMissingLoadAreReplayed) {
 // dec rcx and jnz. `lead` independent ALU uops and whether the line is cached change when the chain starts and how
 // late its first load is; none of it may change how fast the chain then runs.
 Cycle self_chase_cycles(unsigned model, unsigned lead, bool line_cached, unsigned iterations, unsigned counted) {
-    Harness h(model, false, false);
+    Harness h(EmulatedMachine{}.with_model(model));
     const std::uint64_t line = 0x10c080, loop = 0x109177;
     if (line_cached) h.run(load(0x109100, line, 8, 0, reg_gpr(2)));
     for (unsigned i = 0; i < lead; ++i) h.run(alu(0x109110 + 3 * i, reg_gpr(3), reg_gpr(3) | kRegFlags));
@@ -286,7 +286,7 @@ TEST(CorePipeline, ChainsOfL1HitsRunAtTheL1LatencyHoweverTheyStart) {
 // so it waits until the store has written the cache), then dec and jnz. The store's address waits for rax too
 // (the input does not say which registers form an address), so each pair waits for the one before.
 Cycle failed_forward_cycles(bool base_was_late, unsigned iterations, unsigned counted) {
-    Harness h(2, false, false);
+    Harness h(EmulatedMachine{}.with_model(2));
     const std::uint64_t slot = 0x14810c0, loop = 0x409e30;
     if (base_was_late) h.run(load(0x409e20, 0x7000000, 8, 0, reg_gpr(6)));  // rsi from a load that misses
     else h.run(alu(0x409e20, 0, reg_gpr(6)));                               // rsi from an ALU
