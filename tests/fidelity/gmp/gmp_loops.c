@@ -1,0 +1,268 @@
+/* The whole-loop suite's driver (doc/fidelity.md, "Library loops"): times GMP's mpn kernels, as found in one
+ * libgmp, with PAPI_TOT_CYC read from inside the program, so that under netburst-run it counts on the emulated
+ * Pentium 4.
+ *
+ *   gmp-loops LIBGMP [-n N1 N2 N3] [KERNEL...]
+ *
+ * LIBGMP is the shared library to time (Debian's, or one built for a Pentium 4); the kernels are looked up in it
+ * by name, so the same driver times the generic and the P4-tuned code of one function. For each kernel: one
+ * warm-up call at the largest size, then the fewest cycles of three calls at each size N (limbs; calls for the
+ * per-call kernels). The call and the reads cost the same at every size, so (cycles(N3) - cycles(N1)) / (N3 - N1)
+ * is the loop's cost per limb, which is what GMP's "cycles/limb" rows state. Prints
+ * "kernel<TAB>figure<TAB>figure N1..N2,figure N2..N3" per kernel (the last column shows whether the figure moves
+ * with the size), or "kernel<TAB>absent" when LIBGMP has no such function.
+ *
+ * Operands: random limbs from a fixed seed (GMP's tune/speed times random operands too, and pentium4/aors_n.asm
+ * branches on carries, so its time depends on them). Each operand starts at a different offset within a 4 KiB
+ * page, so no two of them alias in the L1 (doc/emulator-model.md, 4K aliasing): GMP's figures are its authors'
+ * best, not an aliasing case. All operands together stay under 12 KiB, inside a Prescott's 16 KiB L1. */
+#include <dlfcn.h>
+#include <papi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t limb;
+typedef long size;
+
+enum { kMaxLimbs = 256, kRepeats = 3 };
+
+/* One operand area per role, each 4 KiB plus room for its offset. */
+static _Alignas(4096) limb area_r[1024], area_u[1024], area_v[1024], area_t[1024];
+static limb *rp, *up, *vp, *tp;
+
+static limb random_limb(void) {
+  static uint64_t state = 0x9e3779b97f4a7c15u;
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  return state;
+}
+
+static void set_up(void) {
+  /* Offsets of 0, 1/4, 1/2 and 3/4 page plus a line each: the four roles never share a 4 KiB offset. */
+  rp = area_r + 0;
+  up = area_u + 136;
+  vp = area_v + 264;
+  tp = area_t + 392;
+  for (int i = 0; i < 2 * kMaxLimbs + 2; ++i) {
+    rp[i] = random_limb();
+    up[i] = random_limb();
+    vp[i] = random_limb();
+    tp[i] = random_limb();
+  }
+}
+
+/* The divisors: normalised (top bit set) and not, and an odd one for the exact/Hensel divisions. */
+static limb d_norm, d_unnorm, d_odd;
+static limb inverse_2by1(limb d) { /* floor((B^2 - 1) / d) - B, as GMP's invert_limb defines it */
+  unsigned __int128 num = ~(unsigned __int128)0;
+  return (limb)(num / d);
+}
+static limb binvert(limb d) { /* d^-1 mod B for odd d: Newton's iteration doubles the good bits each step */
+  limb inv = d;
+  for (int i = 0; i < 6; ++i) inv *= 2 - d * inv;
+  return inv;
+}
+
+static void* lib;
+static void* fn(const char* name) {
+  char symbol[64];
+  snprintf(symbol, sizeof symbol, "__gmpn_%s", name);
+  return dlsym(lib, symbol);
+}
+
+/* The shapes of the mpn calls, one runner each. `f` is the function, `n` the size. */
+typedef limb (*rrun_t)(limb*, const limb*, const limb*, size);
+typedef limb (*shift_t)(limb*, const limb*, size, unsigned);
+typedef limb (*mul1_t)(limb*, const limb*, size, limb);
+typedef limb (*mul2_t)(limb*, const limb*, size, const limb*);
+typedef limb (*un_t)(const limb*, size);
+typedef limb (*uvn_t)(const limb*, const limb*, size);
+typedef void (*copy_t)(limb*, const limb*, size);
+typedef limb (*divrem1_t)(limb*, size, const limb*, size, limb);
+typedef void (*cps_t)(limb*, limb);
+typedef limb (*modp_t)(const limb*, size, limb, const limb*);
+typedef limb (*divexact_t)(limb*, const limb*, size, limb);
+typedef limb (*modexact_t)(const limb*, size, limb);
+typedef limb (*bdivq1_t)(limb*, const limb*, size, limb, limb, int);
+typedef limb (*dbm1c_t)(limb*, const limb*, size, limb, limb);
+typedef limb (*divrem2_t)(limb*, size, limb*, size, const limb*);
+typedef limb (*qr1n_t)(limb*, const limb*, size, limb, limb, limb);
+typedef limb (*inv_t)(limb);
+typedef limb (*cnd_t)(limb, limb*, const limb*, const limb*, size);
+typedef void (*diag_t)(limb*, const limb*, const limb*, size);
+
+static volatile limb sink;
+static limb cps[8];
+
+struct kernel {
+  const char* name;  /* what the suite calls it (the GMP name, with a variant suffix where it needs one) */
+  const char* function;  /* GMP's mpn name */
+  void (*run)(void* f, size n);
+  void (*prepare)(void* f);  /* precomputation outside the timed call, or NULL */
+};
+
+static void run_rrun(void* f, size n) { sink = ((rrun_t)f)(rp, up, vp, n); }
+static void run_shift(void* f, size n) { sink = ((shift_t)f)(rp, up, n, 5); }
+static void run_mul1(void* f, size n) { sink = ((mul1_t)f)(rp, up, n, vp[0]); }
+static void run_mul2(void* f, size n) { sink = ((mul2_t)f)(rp, up, n, vp); }
+static void run_un(void* f, size n) { sink = ((un_t)f)(up, n); }
+static void run_uvn(void* f, size n) { sink = ((uvn_t)f)(up, vp, n); }
+static void run_copy(void* f, size n) { ((copy_t)f)(rp, up, n); }
+static void run_divrem1_norm(void* f, size n) { sink = ((divrem1_t)f)(rp, 0, up, n, d_norm); }
+static void run_divrem1_unnorm(void* f, size n) { sink = ((divrem1_t)f)(rp, 0, up, n, d_unnorm); }
+static void run_divrem1_frac(void* f, size n) { sink = ((divrem1_t)f)(rp, n, up, 1, d_norm); }
+static void run_modp(void* f, size n) { sink = ((modp_t)f)(up, n, d_unnorm << cps[1], cps); }
+static void run_divexact(void* f, size n) { sink = ((divexact_t)f)(rp, up, n, d_odd); }
+static void run_modexact(void* f, size n) { sink = ((modexact_t)f)(up, n, d_odd); }
+static void run_bdivq1(void* f, size n) { sink = ((bdivq1_t)f)(rp, up, n, d_odd, binvert(d_odd), 0); }
+static void run_dbm1c(void* f, size n) { sink = ((dbm1c_t)f)(rp, up, n, ~(limb)0 / 3, 0); }
+static void run_divrem2(void* f, size n) {
+  /* divrem_2 writes only the 2-limb remainder into its dividend (tp), so repeated calls see the same numbers */
+  limb d[2] = {vp[0], vp[1] | (limb)1 << 63};
+  sink = ((divrem2_t)f)(rp, 0, tp, n, d);
+}
+static void run_qr1n(void* f, size n) { sink = ((qr1n_t)f)(rp, up, n, 0, d_norm, inverse_2by1(d_norm)); }
+static void run_invert(void* f, size n) {
+  for (size i = 0; i < n; ++i) sink = ((inv_t)f)(up[i] | (limb)1 << 63);
+}
+static void run_cnd(void* f, size n) { sink = ((cnd_t)f)(1, rp, up, vp, n); }
+static void run_diag(void* f, size n) { ((diag_t)f)(rp, tp, up, n); }
+
+/* mod_1_1p, mod_1s_2p and mod_1s_4p take a table made by their _cps function for the divisor (GMP's mod_1.c);
+ * mod_1s_4p needs the divisor below B/4, which d_unnorm is. */
+static void prepare_mod(void* f, const char* cps_name) {
+  (void)f;
+  cps_t make = (cps_t)fn(cps_name);
+  if (make) make(cps, d_unnorm);
+}
+static void prep_mod_1_1p(void* f) { prepare_mod(f, "mod_1_1p_cps"); }
+static void prep_mod_1s_2p(void* f) { prepare_mod(f, "mod_1s_2p_cps"); }
+static void prep_mod_1s_4p(void* f) { prepare_mod(f, "mod_1s_4p_cps"); }
+
+static const struct kernel kernels[] = {
+    {"add_n", "add_n", run_rrun, NULL},
+    {"sub_n", "sub_n", run_rrun, NULL},
+    {"addlsh1_n", "addlsh1_n", run_rrun, NULL},
+    {"sublsh1_n", "sublsh1_n", run_rrun, NULL},
+    {"addlsh2_n", "addlsh2_n", run_rrun, NULL},
+    {"sublsh2_n", "sublsh2_n", run_rrun, NULL},
+    {"rsh1add_n", "rsh1add_n", run_rrun, NULL},
+    {"rsh1sub_n", "rsh1sub_n", run_rrun, NULL},
+    {"and_n", "and_n", run_rrun, NULL},
+    {"ior_n", "ior_n", run_rrun, NULL},
+    {"xor_n", "xor_n", run_rrun, NULL},
+    {"andn_n", "andn_n", run_rrun, NULL},
+    {"iorn_n", "iorn_n", run_rrun, NULL},
+    {"xnor_n", "xnor_n", run_rrun, NULL},
+    {"nand_n", "nand_n", run_rrun, NULL},
+    {"nior_n", "nior_n", run_rrun, NULL},
+    {"lshift", "lshift", run_shift, NULL},
+    {"rshift", "rshift", run_shift, NULL},
+    {"lshiftc", "lshiftc", run_shift, NULL},
+    {"mul_1", "mul_1", run_mul1, NULL},
+    {"addmul_1", "addmul_1", run_mul1, NULL},
+    {"submul_1", "submul_1", run_mul1, NULL},
+    {"mul_2", "mul_2", run_mul2, NULL},
+    {"addmul_2", "addmul_2", run_mul2, NULL},
+    {"popcount", "popcount", run_un, NULL},
+    {"hamdist", "hamdist", run_uvn, NULL},
+    {"mod_34lsub1", "mod_34lsub1", run_un, NULL},
+    {"com", "com", run_copy, NULL},
+    {"copyi", "copyi", run_copy, NULL},
+    {"copyd", "copyd", run_copy, NULL},
+    {"divrem_1.norm", "divrem_1", run_divrem1_norm, NULL},
+    {"divrem_1.unnorm", "divrem_1", run_divrem1_unnorm, NULL},
+    {"divrem_1.frac", "divrem_1", run_divrem1_frac, NULL},
+    {"mod_1_1p", "mod_1_1p", run_modp, prep_mod_1_1p},
+    {"mod_1s_2p", "mod_1s_2p", run_modp, prep_mod_1s_2p},
+    {"mod_1s_4p", "mod_1s_4p", run_modp, prep_mod_1s_4p},
+    {"divexact_1", "divexact_1", run_divexact, NULL},
+    {"modexact_1_odd", "modexact_1_odd", run_modexact, NULL},
+    {"pi1_bdiv_q_1", "pi1_bdiv_q_1", run_bdivq1, NULL},
+    {"bdiv_dbm1c", "bdiv_dbm1c", run_dbm1c, NULL},
+    {"divrem_2", "divrem_2", run_divrem2, NULL},
+    {"div_qr_1n_pi1", "div_qr_1n_pi1", run_qr1n, NULL},
+    {"invert_limb", "invert_limb", run_invert, NULL},
+    {"cnd_add_n", "cnd_add_n", run_cnd, NULL},
+    {"cnd_sub_n", "cnd_sub_n", run_cnd, NULL},
+    {"sqr_diag_addlsh1", "sqr_diag_addlsh1", run_diag, NULL},
+};
+
+static void check(int code, const char* what) {
+  if (code != PAPI_OK) {
+    fprintf(stderr, "gmp-loops: %s: %s\n", what, PAPI_strerror(code));
+    exit(1);
+  }
+}
+
+static long long cycles_of(const struct kernel* k, void* f, size n, int set) {
+  long long before, after;
+  check(PAPI_read(set, &before), "PAPI_read");
+  k->run(f, n);
+  check(PAPI_read(set, &after), "PAPI_read");
+  return after - before;
+}
+
+static int selected(const char* name, int argc, char** argv, int first) {
+  if (first >= argc) return 1;
+  for (int i = first; i < argc; ++i)
+    if (strcmp(argv[i], name) == 0) return 1;
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  size sizes[3] = {64, 160, 256};
+  int first = 2;
+  if (argc > 5 && strcmp(argv[2], "-n") == 0) {
+    for (int i = 0; i < 3; ++i) sizes[i] = atol(argv[3 + i]);
+    first = 6;
+  }
+  if (argc < 2 || sizes[0] < 1 || sizes[1] <= sizes[0] || sizes[2] <= sizes[1] || sizes[2] > kMaxLimbs) {
+    fprintf(stderr, "usage: gmp-loops LIBGMP [-n N1 N2 N3] [KERNEL...]  (0 < N1 < N2 < N3 <= %d)\n", kMaxLimbs);
+    return 2;
+  }
+  lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "gmp-loops: %s\n", dlerror());
+    return 2;
+  }
+  set_up();
+  d_norm = random_limb() | (limb)1 << 63;
+  d_unnorm = (random_limb() >> 3) | 1;
+  d_odd = random_limb() | 1;
+  if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+    fprintf(stderr, "gmp-loops: PAPI_library_init failed\n");
+    return 1;
+  }
+  int set = PAPI_NULL;
+  check(PAPI_create_eventset(&set), "PAPI_create_eventset");
+  check(PAPI_add_event(set, PAPI_TOT_CYC), "PAPI_add_event(PAPI_TOT_CYC)");
+  check(PAPI_start(set), "PAPI_start");
+  for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
+    const struct kernel* k = &kernels[i];
+    if (!selected(k->name, argc, argv, first)) continue;
+    void* f = fn(k->function);
+    if (!f) {
+      printf("%s\tabsent\n", k->name);
+      continue;
+    }
+    if (k->prepare) k->prepare(f);
+    k->run(f, sizes[2]);
+    long long best[3];
+    for (int repeat = 0; repeat < kRepeats; ++repeat)
+      for (int s = 0; s < 3; ++s) {
+        const long long c = cycles_of(k, f, sizes[s], set);
+        if (repeat == 0 || c < best[s]) best[s] = c;
+      }
+    printf("%s\t%.3f\t%.3f,%.3f\n", k->name, (double)(best[2] - best[0]) / (double)(sizes[2] - sizes[0]),
+           (double)(best[1] - best[0]) / (double)(sizes[1] - sizes[0]),
+           (double)(best[2] - best[1]) / (double)(sizes[2] - sizes[1]));
+    fflush(stdout);
+  }
+  long long last;
+  check(PAPI_stop(set, &last), "PAPI_stop");
+  return 0;
+}
