@@ -224,6 +224,8 @@ fi
 
 # --- the page ----------------------------------------------------------------------------------------------------
 if [ "$page" != - ]; then
+  # scripts/gmp-loops.sh owns the page's library-loops section; keep it as it is
+  loops_section=$(sed -n '/<!-- library-loops:begin/,/<!-- library-loops:end -->/p' "$page" 2>/dev/null || true)
   {
     echo "# Fidelity: the emulator against real Pentium 4 measurements"
     echo
@@ -289,6 +291,7 @@ if [ "$page" != - ]; then
     echo "two-thread figure changes from run to run (x87 1.4 to 1.9, SSE 2.0 to 2.4 seen) with where Valgrind switches threads."
     echo "Every figure here is far above the paper's because the front end loses the adds' dependency under Valgrind's"
     echo "optimiser (the x87 and SSE add chains of the tables above)."
+    if [ -n "$loops_section" ]; then echo; echo "$loops_section"; fi
   } >"$page"
   echo "fidelity: wrote $page"
 fi

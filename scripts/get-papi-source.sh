@@ -81,73 +81,10 @@ fi
 command -v apt-get >/dev/null || die "apt-get is not available: give configure --with-papi-source=DIR|TARBALL"
 command -v dpkg-source >/dev/null || die "dpkg-source is missing: install the Debian package dpkg-dev (scripts/install-deps.sh)"
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"
-  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo "$@"
-  else return 1; fi
-}
-
-# The version of Debian's papi source package that is PAPI 7.0.0 (7.0.0-2 on Debian 12), or nothing.
-source_version() {
-  apt-cache showsrc papi 2>/dev/null | sed -n 's/^Version: //p' | grep "^$want_version-" | head -n1 || true
-}
-
-# Writes deb-src stanzas for the Debian archive's deb entries to stdout, in deb822 form: the same URIs, suites,
-# components and keys, with Types: deb-src. Third-party repositories are left out: few publish sources, and a
-# missing index would make apt-get update fail.
-mirror_deb_entries() {
-  local f
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v RS= -v ORS='\n\n' '
-      /(^|\n)Types:[^\n]*(^|[ \t])deb([ \t]|\n|$)/ && /(^|\n)URIs:[^\n]*debian/ {
-        n = split($0, lines, "\n"); out = ""
-        for (i = 1; i <= n; i++) {
-          if (lines[i] ~ /^#/) continue
-          if (lines[i] ~ /^Types:/) lines[i] = "Types: deb-src"
-          if (lines[i] ~ /^Enabled:[ \t]*no/) { out = ""; break }
-          out = out lines[i] "\n"
-        }
-        if (out != "") printf "%s\n", out
-      }' "$f"
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk '$1 == "deb" && $0 ~ /debian/ {
-      opts = ""; i = 2
-      if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts " " $i; i++ } opts = opts " " $i; i++ }
-      uri = $i; suite = $(i + 1); comps = ""
-      for (j = i + 2; j <= NF; j++) comps = comps " " $j
-      keys = ""
-      if (match(opts, /signed-by=[^] ]*/)) keys = "Signed-By: " substr(opts, RSTART + 10, RLENGTH - 10) "\n"
-      printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents:%s\n%s\n", uri, suite, comps, keys
-    }' "$f"
-  done
-}
-
-version=$(source_version)
-if [ -z "$version" ]; then
-  list=/etc/apt/sources.list.d/papi-netburst-deb-src.sources
-  entries=$(mirror_deb_entries)
-  if grep -rqs '^[[:space:]]*deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/ ||
-     [ -z "$entries" ]; then
-    entries=  # deb-src entries exist already: only the package lists are missing
-  fi
-  echo "get-papi-source: apt knows no source package papi $want_version; enabling deb-src entries and updating" >&2
-  if [ -n "$entries" ]; then
-    printf '# Added by papi-netburst (scripts/get-papi-source.sh): deb-src entries mirroring the deb entries,\n# for apt-get source papi.\n%s\n' \
-      "$entries" > "$work/deb-src.sources"
-    as_root install -m 644 "$work/deb-src.sources" "$list" ||
-      die "need root or sudo to add deb-src entries to $list. Either run configure as root (or with sudo),
-  add deb-src entries for the Debian archive yourself and run apt-get update, or give configure
-  --with-papi-source=DIR|TARBALL (a PAPI $want_version tree or tarball)"
-  fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
-    die "apt-get update failed (or needs root/sudo); run it, or give configure --with-papi-source=DIR|TARBALL"
-  version=$(source_version)
-  [ -n "$version" ] || die "Debian's archive has no papi $want_version source package here (apt-cache showsrc papi);
-  give configure --with-papi-source=DIR|TARBALL"
-fi
+# shellcheck source=lib/deb-src.sh
+. "$(dirname "$0")/lib/deb-src.sh"
+version=$(ensure_source_package papi "$want_version-" "give configure --with-papi-source=DIR|TARBALL") ||
+  die "no papi $want_version source package (above)"
 
 (cd "$work" && apt-get source -qq "papi=$version" >/dev/null) ||
   die "apt-get source papi=$version failed; give configure --with-papi-source=DIR|TARBALL"

@@ -6,6 +6,8 @@
 # and valgrind (valgrind/valgrind.h, the client requests the component reaches the emulator with).
 # openmpi-bin and libopenmpi-dev build and launch the MPI example (examples/stencil.c, doc/mpi.md).
 # scripts/invariance.sh runs gzip and bzip2 under the emulator.
+# libgmp10 is the generic GMP the whole-loop suite times (scripts/gmp-loops.sh); the suite builds GMP's source
+# package again for pentium4 with dpkg-dev, autoconf, automake, libtool and m4.
 # linux-perf reads what `netburst-run record` writes (perf report, script, annotate, mem report; its tests check
 # that); gnuplot-nox draws the l1_miss sampling figures (scripts/l1_miss-figures.py, doc/sampling.md); python3 runs
 # that script and scripts/bench-workloads.py.
@@ -17,7 +19,7 @@ packages=(
   clang libclang-rt-14-dev
   dpkg-dev gfortran valgrind
   openmpi-bin libopenmpi-dev
-  gzip bzip2
+  gzip bzip2 libgmp10 m4
   linux-perf gnuplot-nox python3
 )
 
