@@ -5,7 +5,8 @@
 # The PAPI build needs dpkg-dev (dpkg-source, for apt-get source papi), gfortran (PAPI's Fortran tests and ours)
 # and valgrind (valgrind/valgrind.h, the client requests the component reaches the emulator with).
 # openmpi-bin and libopenmpi-dev build and launch the MPI example (examples/stencil.c, doc/mpi.md).
-# scripts/invariance.sh runs gzip and bzip2 under the emulator.
+# scripts/invariance.sh runs gzip and bzip2 under the emulator; the integration tests run hwloc's lstopo-no-graphics
+# under it (the guest's topology and caches, doc/guest-cpu.md).
 # libgmp10 is the generic GMP the whole-loop suite times (scripts/gmp-loops.sh); the suite builds GMP's source
 # package again for pentium4 with dpkg-dev, autoconf, automake, libtool and m4.
 # linux-perf reads what `netburst-run record` writes (perf report, script, annotate, mem report; its tests check
@@ -19,7 +20,7 @@ packages=(
   clang libclang-rt-14-dev
   dpkg-dev gfortran valgrind
   openmpi-bin libopenmpi-dev
-  gzip bzip2 libgmp10 m4
+  gzip bzip2 hwloc libgmp10 m4
   linux-perf gnuplot-nox python3
 )
 

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "emulator/protocol/program_file.h"
+#include "emulator/run/cpu_view.h"
 #include "emulator/run/progress.h"
 
 #ifndef NB_VALGRIND_TOOLDIR
@@ -63,7 +65,10 @@ void remove_tree(const std::string& path) {
     if (DIR* d = opendir(path.c_str())) {
         while (dirent* e = readdir(d)) {
             if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, "..")) continue;
-            unlink((path + "/" + e->d_name).c_str());
+            const std::string entry = path + "/" + e->d_name;
+            struct stat st;
+            if (lstat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(entry);
+            else unlink(entry.c_str());
         }
         closedir(d);
     }
@@ -163,7 +168,7 @@ Result<bool> TempDir::create() {
 }
 
 Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib,
-                                 const std::function<void()>& while_running) {
+                                 const std::function<void()>& while_running, const std::function<void()>& in_child) {
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -177,6 +182,7 @@ Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std
         sigaction(SIGINT, &old_int, nullptr);
         sigaction(SIGQUIT, &old_quit, nullptr);
         setenv("VALGRIND_LIB", valgrind_lib.c_str(), 1);
+        if (in_child) in_child();
         execv(args[0], args.data());
         std::fprintf(stderr, "netburst-run: %s: %s\n", args[0], std::strerror(errno));
         _exit(127);
@@ -238,9 +244,29 @@ bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, Lau
     args.push_back("--");
     args.insert(args.end(), run.command.begin(), run.command.end());
 
+    std::function<void()> cpu_view;
+    if (!o.host_cpu_view) {
+        const std::string view = dir->path() + "/cpu-view";
+        auto written = mkdir(view.c_str(), 0755) == 0 ? write_cpu_view(run.machine, view)
+                                                      : Result<bool>(system_error(view + ": " + std::strerror(errno)));
+        if (!written) {
+            *failure = {written.error().message, kExitOwnError};
+            return false;
+        }
+        cpu_view = [view] {
+            const std::string failed = enter_cpu_view(view);
+            if (!failed.empty())
+                std::fprintf(stderr,
+                             "netburst-run: the program sees the host's /proc/cpuinfo and /sys/devices/system/cpu, "
+                             "not the emulated Pentium 4's: %s (--cpu-view=host: the host's, without this line)\n",
+                             failed.c_str());
+        };
+    }
+
     ProgressLine line(dir->path());
-    auto ran = progress ? run_and_wait(args, launch.tool_dir, [&line] { line.update(); })
-                        : run_and_wait(args, launch.tool_dir);
+    std::function<void()> update;
+    if (progress) update = [&line] { line.update(); };
+    auto ran = run_and_wait(args, launch.tool_dir, update, cpu_view);
     line.clear();
     if (!ran) {
         *failure = {ran.error().message, kExitOwnError};

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "emulator/model/emulated_machine.h"
 #include "emulator/run/run_options.h"
 #include "events/status.h"
 
@@ -35,7 +36,8 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
 // Writes `program` as DIR/program, the file the tool's --program reads; returns its path.
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir);
 
-// A private directory under $TMPDIR (or /tmp) for the event program and the results; removed by the destructor.
+// A private directory under $TMPDIR (or /tmp) for the event program, the results and the guest's view of the
+// processor; removed, with everything in it, by the destructor.
 class TempDir {
 public:
     TempDir() = default;
@@ -61,13 +63,16 @@ struct ChildStatus {
 
 // Runs argv with VALGRIND_LIB set and waits. While it runs, netburst-run ignores SIGINT and SIGQUIT (the program
 // gets them from the terminal, as under `time` or `perf stat`). `while_running`, when given, is called about five
-// times a second until the program ends (the progress line).
+// times a second until the program ends (the progress line). `in_child`, when given, runs in the child just before
+// it execs argv.
 Result<ChildStatus> run_and_wait(const std::vector<std::string>& argv, const std::string& valgrind_lib,
-                                 const std::function<void()>& while_running = nullptr);
+                                 const std::function<void()>& while_running = nullptr,
+                                 const std::function<void()>& in_child = nullptr);
 
 // One run of a program under the tool, as counting runs and `record` start it.
 struct ToolRun {
     ToolOptions options;
+    EmulatedMachine machine;                    // what the program's /proc/cpuinfo and sysfs describe
     std::vector<std::string> tool_args;         // the subcommand's own tool options (--ht=no, --pmi-skid=N, ...)
     const vg::EventProgram* program = nullptr;  // the events the tool applies (nullptr: none)
     std::vector<std::string> command;
@@ -75,7 +80,9 @@ struct ToolRun {
 
 // Runs `run.command` under the tool and waits, with the progress line when asked for and standard error is a
 // terminal: finds valgrind, the tool and the program, creates `dir` and writes the event program into it; the
-// tool writes its results (and samples) there. On failure *failure says why and with what status to end.
+// tool writes its results (and samples) there. Unless options.host_cpu_view, the program sees `machine` in
+// /proc/cpuinfo and /sys/devices/system/cpu (cpu_view.h); when that cannot be, one line on standard error says so
+// and the program runs with the host's. On failure *failure says why and with what status to end.
 bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, LaunchFailure* failure);
 
 }  // namespace netburst::emu::run

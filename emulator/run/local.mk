@@ -32,7 +32,8 @@ netburst_run_SOURCES = \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
 	emulator/run/record_main.h emulator/run/record_main.cpp \
 	emulator/run/run_options.h emulator/run/run_options.cpp \
-	emulator/run/launch.h emulator/run/launch.cpp
+	emulator/run/launch.h emulator/run/launch.cpp \
+	emulator/run/cpu_view.h emulator/run/cpu_view.cpp
 
 # The example `make demo` runs (built with fixed flags: it runs under Valgrind, which cannot run sanitized code).
 examples/matmul: $(srcdir)/examples/matmul.c

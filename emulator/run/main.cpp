@@ -51,6 +51,8 @@ const char* kUsage =
     "                       CPU-time timers (setitimer ITIMER_PROF and ITIMER_VIRTUAL: PAPI's multiplexing)\n"
     "                       expire on its cycles (every instruction is then timed). Default --clock=host:\n"
     "                       the host's clock and timers\n"
+    "      --cpu-view=host  the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu. Default\n"
+    "                       --cpu-view=emulated: the emulated Pentium 4's (model, clock, flags, caches, --ht)\n"
     "      --no-children    do not follow exec'd programs (they then run natively and are not counted)\n"
     "      --json           print the counts as JSON\n"
     "  -o, --output FILE    write the counts to FILE instead of standard error. FILE may hold %r (the MPI rank:\n"
@@ -165,6 +167,7 @@ int main(int argc, char** argv) {
 
     ToolRun tool_run;
     tool_run.options = o.tool;
+    tool_run.machine = machine;
     tool_run.tool_args = {"--ht=" + yes_no(o.ht), "--l3=" + yes_no(o.l3), "--cpu-wide=" + yes_no(o.cpu_wide),
                           std::string("--clock=") + (o.emulated_clock ? "emulated" : "host")};
     if (!o.record.empty()) tool_run.tool_args.push_back("--record=" + o.record);

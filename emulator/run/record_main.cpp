@@ -67,6 +67,8 @@ const char* kUsage =
     NB_STRINGIFY_VALUE(NB_DEFAULT_PMI_SKID_CYCLES) ")\n"
     "      --kernel-model=no  no synthetic kernel path for system calls (default: yes)\n"
     "      --timer-tick N   with the kernel model, a timer interrupt every N instructions (default 8000000; 0: none)\n"
+    "      --cpu-view=host  the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu, not the\n"
+    "                       emulated Pentium 4's\n"
     "      --no-children    do not follow exec'd programs\n"
     "      --no-progress    no progress line\n"
     "  -q, --quiet          no summary line\n"
@@ -236,6 +238,7 @@ int record_main(int argc, char** argv) {
 
     ToolRun tool_run;
     tool_run.options = o.tool;
+    tool_run.machine = so.machine;
     if (o.pmi_skid >= 0) tool_run.tool_args.push_back("--pmi-skid=" + std::to_string(o.pmi_skid));
     tool_run.program = &plan->program;
     tool_run.command = o.command;

@@ -7,7 +7,8 @@ namespace netburst::emu::run {
 
 namespace {
 
-enum ToolOption { kOptModel = 0x200, kOptKernelModel, kOptTimerTick, kOptNoChildren, kOptNoProgress, kOptValgrindOption };
+enum ToolOption { kOptModel = 0x200, kOptKernelModel, kOptTimerTick, kOptNoChildren, kOptNoProgress, kOptCpuView,
+                  kOptValgrindOption };
 
 // A decimal count with nothing around it; false for "", "-1", "12x".
 bool parse_count(const char* text, std::uint64_t* out) {
@@ -40,6 +41,11 @@ bool take_tool_option(int c, const char* arg, ToolOptions* o, const char* comman
         return true;
     case kOptNoChildren: o->children = false; return true;
     case kOptNoProgress: o->progress = false; return true;
+    case kOptCpuView:
+        if (std::string(arg) == "emulated") o->host_cpu_view = false;
+        else if (std::string(arg) == "host") o->host_cpu_view = true;
+        else usage_error(command_name, std::string("--cpu-view ") + arg + ": the view is 'emulated' or 'host'");
+        return true;
     case kOptValgrindOption: o->valgrind_options.emplace_back(arg); return true;
     }
     return false;
@@ -57,6 +63,7 @@ std::vector<std::string> parse_run_options(int argc, char** argv, const char* co
                                    {"timer-tick", required_argument, nullptr, kOptTimerTick},
                                    {"no-children", no_argument, nullptr, kOptNoChildren},
                                    {"no-progress", no_argument, nullptr, kOptNoProgress},
+                                   {"cpu-view", required_argument, nullptr, kOptCpuView},
                                    {"valgrind-option", required_argument, nullptr, kOptValgrindOption},
                                    {"help", no_argument, nullptr, 'h'},
                                    {nullptr, 0, nullptr, 0}});

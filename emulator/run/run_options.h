@@ -27,11 +27,14 @@ struct ToolOptions {
     std::uint64_t timer_tick = vg::kDefaultTimerTick;
     bool children = true;
     bool progress = true;  // the progress line, when standard error is a terminal
+    // --cpu-view=host: the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu instead of the
+    // emulated Pentium 4's (emulator/run/cpu_view.h).
+    bool host_cpu_view = false;
     std::vector<std::string> valgrind_options;
 };
 
 // getopt_long's loop over argv: the subcommand's `short_options` and `own` long options, then --model,
-// --kernel-model, --timer-tick, --no-children, --no-progress, --valgrind-option (into *tool) and -h/--help (prints
+// --kernel-model, --timer-tick, --no-children, --no-progress, --cpu-view, --valgrind-option (into *tool) and -h/--help (prints
 // `usage` and exits). `take_own` applies one of the subcommand's options and returns false for any other. The
 // options end at the program's name, so that its own are left alone; returns the program and its arguments.
 std::vector<std::string> parse_run_options(int argc, char** argv, const char* command_name, const char* usage,

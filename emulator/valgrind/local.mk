@@ -53,7 +53,7 @@ nb-vgtool-clean:
 # --- The tool's freestanding pieces, built for the host: netburst-run and the unit tests use them ------------
 noinst_LIBRARIES += libnetburst_vghost.a
 libnetburst_vghost_a_CXXFLAGS = $(AM_CXXFLAGS) -I$(top_srcdir)
-libnetburst_vghost_a_SOURCES = $(NB_X86_SOURCES) \
+libnetburst_vghost_a_SOURCES = $(NB_X86_SOURCES) $(NB_X86_HOST_SOURCES) \
 	emulator/valgrind/kernel_model.h emulator/valgrind/kernel_model.cpp
 
 include $(srcdir)/tests/valgrind/local.mk

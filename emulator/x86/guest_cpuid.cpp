@@ -72,27 +72,6 @@ std::uint8_t descriptor(Unit unit, std::uint32_t size, std::uint32_t ways, std::
     return 0;
 }
 
-// Leaf 4, deterministic cache parameters: the L1 data cache, the L2 and the L3 (when present), then "no more".
-// The L2 and L3 are given as 64-byte lines in two partitions (their 128-byte lines are two sectors), as the F34,
-// F43 and F64 dumps give them.
-CpuidRegs leaf4(const nb_emulator_info& m, std::uint32_t index) {
-    struct Cache {
-        std::uint32_t type, level, size, ways, line, partitions;
-    };
-    const Cache caches[3] = {{1, 1, m.l1d_size, m.l1d_ways, m.l1d_line, 1},
-                             {3, 2, m.l2_size, m.l2_ways, m.l2_sector, 2},
-                             {3, 3, m.l3_size, m.l3_ways, m.l3_sector, 2}};
-    const std::uint32_t present = m.l3_size ? 3 : 2;
-    CpuidRegs r;
-    if (index >= present) return r;  // type 0: no more caches
-    const Cache& c = caches[index];
-    const std::uint32_t sharing = m.hyper_threading ? 1 : 0;  // logical processors sharing it, minus one
-    r.eax = c.type | c.level << 5 | 1u << 8 /* self-initialising */ | sharing << 14;
-    r.ebx = (c.line - 1) | (c.partitions - 1) << 12 | (c.ways - 1) << 22;
-    r.ecx = c.size / (c.line * c.partitions * c.ways) - 1;
-    return r;
-}
-
 // The associativity field of leaf 0x80000006 ECX.
 std::uint32_t l2_associativity_code(std::uint32_t ways) {
     switch (ways) {
@@ -144,7 +123,7 @@ CpuidRegs basic_or_extended(const nb_emulator_info& m, const GuestCpuIdentity& i
         return r;
     }
     case 4:
-        return leaf4(m, subleaf);
+        return guest_cache_parameters(m, subleaf);
     case 5:
         return CpuidRegs{64, 64, 0, 0};  // MONITOR line sizes, as the model 3-6 dumps give them
     case 0x80000000:
@@ -164,6 +143,26 @@ CpuidRegs basic_or_extended(const nb_emulator_info& m, const GuestCpuIdentity& i
 }
 
 }  // namespace
+
+// The L2 and L3 are given as 64-byte lines in two partitions (their 128-byte lines are two sectors), as the F34,
+// F43 and F64 dumps give them.
+CpuidRegs guest_cache_parameters(const nb_emulator_info& m, std::uint32_t index) {
+    struct Cache {
+        std::uint32_t type, level, size, ways, line, partitions;
+    };
+    const Cache caches[3] = {{1, 1, m.l1d_size, m.l1d_ways, m.l1d_line, 1},
+                             {3, 2, m.l2_size, m.l2_ways, m.l2_sector, 2},
+                             {3, 3, m.l3_size, m.l3_ways, m.l3_sector, 2}};
+    const std::uint32_t present = m.l3_size ? 3 : 2;
+    CpuidRegs r;
+    if (index >= present) return r;  // type 0: no more caches
+    const Cache& c = caches[index];
+    const std::uint32_t sharing = m.hyper_threading ? 1 : 0;  // logical processors sharing it, minus one
+    r.eax = c.type | c.level << 5 | 1u << 8 /* self-initialising */ | sharing << 14;
+    r.ebx = (c.line - 1) | (c.partitions - 1) << 12 | (c.ways - 1) << 22;
+    r.ecx = c.size / (c.line * c.partitions * c.ways) - 1;
+    return r;
+}
 
 unsigned guest_cpu_mhz(unsigned model) {
     const GuestCpuIdentity* id = guest_cpu_identity(model);

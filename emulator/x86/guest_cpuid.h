@@ -47,6 +47,11 @@ unsigned guest_cpu_mhz(unsigned model);
 // logical processor `lp`.
 CpuidRegs guest_cpuid(const nb_emulator_info& m, unsigned lp, std::uint32_t leaf, std::uint32_t subleaf);
 
+// Leaf 4's answer for cache `index` (deterministic cache parameters: the L1 data cache, the L2, the L3 when present,
+// then type 0), whatever the model's maximum leaf: CPUID answers it on models 3-6, and the guest's sysfs cache tree
+// (guest_cpu_view.h) describes every model's caches with it.
+CpuidRegs guest_cache_parameters(const nb_emulator_info& m, std::uint32_t index);
+
 // A CPUID feature flag: the bit of a register of a leaf (subleaf 0).
 struct CpuidFeature {
     std::uint32_t leaf;

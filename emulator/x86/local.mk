@@ -11,4 +11,8 @@ NB_X86_SOURCES = \
 	emulator/x86/guest_isa.h emulator/x86/guest_isa.cpp \
 	emulator/x86/machine_info.h emulator/x86/machine_info.cpp
 
+# Host code only (std::string): what the guest's /proc/cpuinfo and /sys/devices/system/cpu say, which netburst-run
+# mounts (emulator/run/cpu_view.h). In libnetburst_vghost.a, not in the tool.
+NB_X86_HOST_SOURCES = emulator/x86/guest_cpu_view.h emulator/x86/guest_cpu_view.cpp
+
 include $(srcdir)/tests/x86/local.mk

@@ -29,6 +29,7 @@
 #include "emulator/run/event_plan.h"
 #include "emulator/trace/trace_file.h"
 #include "emulator/valgrind/kernel_model.h"
+#include "emulator/x86/guest_cpu_view.h"
 #include "table/events.h"
 
 using json = nlohmann::json;
@@ -1018,6 +1019,85 @@ TEST(GuestCpu, InstructionsTheModelDoesNotHaveAreCountedAndReported) {
     // A program that only dispatches on CPUID runs nothing the model lacks.
     json clean = run_json({"-e", "PAPI_TOT_INS", guest("guest_cpuid")});
     EXPECT_EQ(clean.at("missing_instructions").at("count"), 0);
+}
+
+// ---- The processor the program's Linux describes (emulator/x86/guest_cpu_view.h, doc/guest-cpu.md) -----------
+
+// The one line netburst-run prints when it cannot mount the emulated view: then these tests cannot see it.
+bool view_unavailable(const Outcome& o) { return o.err.find("sees the host's /proc/cpuinfo") != std::string::npos; }
+
+// `cat /proc/cpuinfo` under --model 4 prints the Prescott-2M's, exactly what the generator writes.
+TEST(GuestCpuView, ProcCpuinfoIsTheEmulatedModel) {
+    const Outcome o = run({netburst_run(), "--model", "4", "cat", "/proc/cpuinfo"});
+    ASSERT_EQ(o.status, 0) << o.err;
+    if (view_unavailable(o)) GTEST_SKIP() << o.err;
+    EXPECT_EQ(o.err, "");
+    EXPECT_NE(o.out.find("vendor_id\t: GenuineIntel\n"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("model name\t: Intel(R) Pentium(R) 4 CPU 3.20GHz\n"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("cpu MHz\t\t: 3200.000\n"), std::string::npos) << o.out;
+    EXPECT_EQ(o.out, netburst::emu::vg::guest_proc_cpuinfo(netburst::emu::EmulatedMachine{}.with_model(4)));
+
+    const Outcome ht = run({netburst_run(), "--model", "2", "--ht", "cat", "/proc/cpuinfo"});
+    ASSERT_EQ(ht.status, 0) << ht.err;
+    EXPECT_NE(ht.out.find("processor\t: 1\n"), std::string::npos) << ht.out;
+    EXPECT_NE(ht.out.find("model name\t: Intel(R) Pentium(R) 4 CPU 2.80GHz\n"), std::string::npos) << ht.out;
+    EXPECT_NE(ht.out.find("siblings\t: 2\n"), std::string::npos) << ht.out;
+}
+
+// sysfs follows --ht: one logical processor, or the two threads of one core; and the model's caches.
+TEST(GuestCpuView, SysfsCpuTreeFollowsTheModelAndHyperThreading) {
+    const std::string files = "cat /sys/devices/system/cpu/online /sys/devices/system/cpu/cpu0/cache/index1/size; "
+                              "ls -d /sys/devices/system/cpu/cpu[0-9]*; getconf _NPROCESSORS_ONLN";
+    const Outcome one = run({netburst_run(), "--model", "4", "sh", "-c", files});
+    ASSERT_EQ(one.status, 0) << one.err;
+    if (view_unavailable(one)) GTEST_SKIP() << one.err;
+    EXPECT_EQ(one.out, "0\n2048K\n/sys/devices/system/cpu/cpu0\n1\n");
+    const Outcome two = run({netburst_run(), "--model", "4", "--ht", "sh", "-c", files});
+    ASSERT_EQ(two.status, 0) << two.err;
+    EXPECT_EQ(two.out, "0-1\n2048K\n/sys/devices/system/cpu/cpu0\n/sys/devices/system/cpu/cpu1\n2\n");
+    const Outcome northwood = run({netburst_run(), "--model", "2", "cat", "/sys/devices/system/cpu/cpu0/cache/index0/size",
+                                   "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"});
+    EXPECT_EQ(northwood.out, "8K\n2800000\n") << northwood.err;
+}
+
+// --cpu-view=host: the host's files, and no line about them.
+TEST(GuestCpuView, HostViewOnRequest) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string host_first_lines, line;
+    for (int i = 0; i < 5 && std::getline(in, line); ++i) host_first_lines += line + "\n";
+    const Outcome o = run({netburst_run(), "--cpu-view=host", "--model", "4", "head", "-n", "5", "/proc/cpuinfo"});
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.err, "");
+    EXPECT_EQ(o.out, host_first_lines);
+    const Outcome bad = run({netburst_run(), "--cpu-view=p4", "true"});
+    EXPECT_EQ(bad.status, 125);
+    EXPECT_NE(bad.err.find("'emulated' or 'host'"), std::string::npos) << bad.err;
+}
+
+// hwloc (Debian's lstopo-no-graphics) inside the program sees one package, the emulated logical processors and the
+// core model's L1 data cache and L2.
+TEST(GuestCpuView, HwlocSeesTheEmulatedTopologyAndCaches) {
+    if (access("/usr/bin/lstopo-no-graphics", X_OK) != 0)
+        GTEST_SKIP() << "lstopo-no-graphics is missing: install Debian's hwloc (scripts/install-deps.sh)";
+    auto count = [](const std::string& text, const std::string& what) {
+        std::size_t n = 0;
+        for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    };
+    const Outcome ht = run({netburst_run(), "--model", "4", "--ht", "lstopo-no-graphics", "--of", "console"});
+    ASSERT_EQ(ht.status, 0) << ht.err;
+    if (view_unavailable(ht)) GTEST_SKIP() << ht.err;
+    EXPECT_EQ(count(ht.out, "Package L#"), 1u) << ht.out;
+    EXPECT_EQ(count(ht.out, "Core L#"), 1u) << ht.out;
+    EXPECT_EQ(count(ht.out, "PU L#"), 2u) << ht.out;
+    EXPECT_NE(ht.out.find("L2 L#0 (2048KB)"), std::string::npos) << ht.out;
+    EXPECT_NE(ht.out.find("L1d L#0 (16KB)"), std::string::npos) << ht.out;
+    const Outcome one = run({netburst_run(), "--model", "2", "lstopo-no-graphics", "--of", "console"});
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_EQ(count(one.out, "Package L#"), 1u) << one.out;
+    EXPECT_EQ(count(one.out, "PU L#"), 1u) << one.out;
+    EXPECT_NE(one.out.find("L2 L#0 (512KB)"), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("L1d L#0 (8KB)"), std::string::npos) << one.out;
 }
 
 }  // namespace

@@ -81,15 +81,17 @@ static void set_tlb(PAPI_mh_tlb_info_t *tlb, int type, unsigned entries, unsigne
 	tlb->associativity = (int)ways;
 }
 
-/* Under netburst-run, PAPI's own detection does not describe the Pentium 4: the vendor, family and model come from
- * the host's /proc/cpuinfo, and the caches from CPUID, which Valgrind answers as a Core i7 of its own. Programs
+/* Under netburst-run, PAPI's own detection does not describe the Pentium 4 as the component knows it: the vendor,
+ * family and model come from /proc/cpuinfo (the host's with --cpu-view=host), and the caches from CPUID, which
+ * Valgrind alone would answer as a Core i7 of its own. Programs
  * and PAPI's tools ask PAPI_get_hardware_info() what they run on (papi_avail's header, papi_mem_info, the
  * high-level API's JSON; tests that size their arrays from the caches, or run only on a Pentium 4; PAPI's
  * sysdetect component behind papi_hardware_avail asks CPUID itself), so the component, which PAPI initialises
  * after that detection, puts the emulated processor there: GenuineIntel family 15, the model, and the caches and
  * TLBs of the core model, as a Pentium 4's CPUID leaf 2 would give them (the L2's 64-byte sectors as its lines,
- * the trace cache's size in uops). The topology and the clock stay the host's: the guest's threads run on the host's CPUs, and PAPI's
- * cycle timers use its clock. */
+ * the trace cache's size in uops). The topology and the clock are left as PAPI read them: netburst-run puts the
+ * emulated processor's /proc/cpuinfo and /sys/devices/system/cpu in the program's view (doc/guest-cpu.md), and with
+ * --cpu-view=host they are the host's, on which the guest's threads run. */
 static void describe_emulated_processor(const struct nb_emulated_cpu *cpu, const char *description)
 {
 	PAPI_hw_info_t *hw = &_papi_hwi_system_info.hw_info;

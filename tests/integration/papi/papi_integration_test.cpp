@@ -375,6 +375,28 @@ TEST(Tools, HardwareInfoIsTheEmulatedPentium4) {
         << gallatin.output;
 }
 
+// PAPI reads the clock and the topology from /proc/cpuinfo and /sys/devices/system/cpu, which netburst-run makes
+// the emulated Pentium 4's: the model's nominal clock, one socket of one core, two threads with --ht.
+TEST(Tools, HardwareInfoHasTheEmulatedClockAndTopology) {
+    const Outcome prescott = run(env("NETBURST_RUN") + " --model 4 --ht -- " + tool("papi_avail"));
+    ASSERT_EQ(prescott.status, 0) << prescott.output;
+    if (prescott.output.find("sees the host's /proc/cpuinfo") != std::string::npos) GTEST_SKIP() << prescott.output;
+    EXPECT_NE(prescott.output.find("Model string and code    : emulated Pentium 4 model 4"), std::string::npos)
+        << prescott.output;
+    EXPECT_NE(prescott.output.find("Family/Model/Stepping 15/4/3"), std::string::npos) << prescott.output;
+    EXPECT_NE(prescott.output.find("CPU Max MHz              : 3200\n"), std::string::npos) << prescott.output;
+    EXPECT_NE(prescott.output.find("CPU Min MHz              : 3200\n"), std::string::npos) << prescott.output;
+    EXPECT_NE(prescott.output.find("SMT threads per core     : 2\n"), std::string::npos) << prescott.output;
+    EXPECT_NE(prescott.output.find("Cores per socket         : 1\n"), std::string::npos) << prescott.output;
+    EXPECT_NE(prescott.output.find("Sockets                  : 1\n"), std::string::npos) << prescott.output;
+
+    const Outcome northwood = run(emulated(tool("papi_avail")));
+    ASSERT_EQ(northwood.status, 0) << northwood.output;
+    EXPECT_NE(northwood.output.find("CPU Max MHz              : 2800\n"), std::string::npos) << northwood.output;
+    EXPECT_NE(northwood.output.find("SMT threads per core     : 1\n"), std::string::npos) << northwood.output;
+    EXPECT_NE(northwood.output.find("Total cores              : 1\n"), std::string::npos) << northwood.output;
+}
+
 TEST(Tools, ComponentAvailExplainsWhyNotNatively) {
     const Outcome r = run(tool("papi_component_avail"));
     ASSERT_EQ(r.status, 0) << r.output;
