@@ -149,6 +149,24 @@ double cycles_per_iteration(Harness& h, const std::vector<Instruction>& body, un
     return static_cast<double>(h.totals().last_retire - start) / (iterations - iterations / 4);
 }
 
+// adc on independent carries overlaps: three accumulators, each `add` then `adc $0` into its own register (GMP's
+// pentium4 mod_34lsub1), take one adc latency per iteration (10 on Prescott), not three. A chain through CF takes
+// the full latency per copy (the per-form suite's adc_r32).
+TEST(CorePipeline, AdcOnIndependentCarriesOverlaps) {
+    Harness h(EmulatedMachine{}.with_model(4));
+    std::vector<Instruction> body;
+    for (unsigned k = 0; k < 3; ++k) {
+        body.push_back(alu(0x401000 + 8 * k, reg_gpr(k), reg_gpr(k) | kRegFlags));
+        Instruction adc = alu(0x401004 + 8 * k, reg_gpr(8 + k) | kRegFlags, reg_gpr(8 + k) | kRegFlags);
+        adc.form = InsnForm::AdcSbb;
+        body.push_back(adc);
+    }
+    const double c = cycles_per_iteration(h, body);
+    EXPECT_GT(c, 9.5);
+    EXPECT_LT(c, 12.0);
+    EXPECT_TRUE(h.ok()) << h.problem();
+}
+
 Instruction push_rax(std::uint64_t pc, std::uint64_t slot) {
     Instruction i = store(pc, slot, 8, reg_gpr(0) | reg_gpr(4));
     i.writes = reg_gpr(4);
