@@ -43,7 +43,14 @@ constexpr Row kRows[] = {
     {InsnForm::MovExtend, LT(0.5, 0.5), LT(1, 0.5)},    // #44 MOVSX r32, r8, #46 MOVSX r32, r16, #52 MOVZX r32, r16;
                                                         // X64 #48 MOVSXD r64, r32: L 1 on Prescott
     {InsnForm::ShiftImm, LT(4, 1), LT(1, 0.58)},        // #223 SHL, #235 SHR, #247 SAR r32, imm8; X64 #224 SHL r64: 1
-    {InsnForm::AdcSbb, LT(7, 7), LT(10, 10)},           // #118 ADC r32, r32; #126 SBB; X64 #119 ADC r64: 10
+    {InsnForm::AdcSbb, LT(7, 1), LT(10, 1)},            // #118 ADC r32, r32; #126 SBB; X64 #119 ADC r64: L 10.
+                                                        // Their T (7 / 10, = L) is a chain too: every copy reads
+                                                        // the CF the one before wrote, so it is not an issue rate.
+                                                        // Assumed: one per cycle. GMP's Prescott loops need copies
+                                                        // on independent carries to overlap: pentium4/mod_34lsub1
+                                                        // 3.25 c/l = 6 adc per 19.5 cycles (T <= 3.25); generic
+                                                        // aorrlsh1_n 13 c/l = two CF chains of 5 adc/sbb per
+                                                        // 52 cycles (T <= 5.2)
     {InsnForm::LeaIndexDisp, LT(1, 0), LT(2, 0)},      // #209 LEA r32, [r+r+disp8]
     {InsnForm::LeaScaled, LT(4, 1), LT(2, 0.81)},       // #212 LEA r32, [r+r*8]; scales 2 and 4 not measured: *8's
                                                         // figure (the scaling is the slow part, whatever the factor)

@@ -111,6 +111,8 @@ struct Instruction {
     std::uint8_t rep_count_log2 = 0;  // string ops: log2 of the iteration count (microcode flow length), 0 if unknown
     RegMask reads = 0;            // registers read (0: unknown; the model then assumes no dependencies)
     RegMask writes = 0;           // registers written
+    RegMask address = 0;          // the general registers a ModRM memory operand's address is formed from (base,
+                                  // index); 0: not known, and every general register read counts
     const RegisterSnapshot* regs = nullptr;  // may be null
 };
 

@@ -40,6 +40,7 @@ struct X86Operands {
     bool known = false;  // false: an encoding whose operands the table does not give (the caller falls back)
     RegMask reads = 0;
     RegMask writes = 0;
+    RegMask address = 0;  // the base and index registers of a ModRM memory operand (Instruction::address)
 };
 
 struct X86OperandOptions {

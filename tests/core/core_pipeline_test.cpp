@@ -119,6 +119,24 @@ TEST(CorePipeline, StoreForwardingAndMobReplays) {
     EXPECT_TRUE(h.ok()) << h.problem();
 }
 
+// A store's address is formed from its base and index registers only, where the front end names them: a store of
+// a slow result (rax from a divide) to [rdi] has its address at once, and a younger load to another address is not
+// held for it (no NO_STA). Without the address registers, every general register read forms the address.
+TEST(CorePipeline, AStoreAddressWaitsOnlyForItsAddressRegisters) {
+    for (const bool named : {true, false}) {
+        Harness h(EmulatedMachine{}.with_model(4));
+        const std::uint64_t a = 0x30000000;
+        h.run(load(0x400F00, a + 64, 8, 0, reg_gpr(5)));  // bring the load's line in
+        h.run(of_class(0x401000, InsnClass::IntDiv, reg_gpr(0), reg_gpr(0)));
+        Instruction st = store(0x401004, a, 8, reg_gpr(0) | reg_gpr(7));
+        if (named) st.address = reg_gpr(7);
+        h.run(st);
+        h.run(load(0x401008, a + 64, 8, reg_gpr(6), reg_gpr(1)));
+        EXPECT_EQ(h.totals().count(EventId::MobLoadReplay, 1), named ? 0u : 1u) << (named ? "named" : "not named");
+        EXPECT_TRUE(h.ok()) << h.problem();
+    }
+}
+
 // Cycles per loop iteration of `body` (instructions at consecutive addresses, then a taken branch back), in the
 // steady state after a warm-up.
 double cycles_per_iteration(Harness& h, const std::vector<Instruction>& body, unsigned iterations = 400) {
@@ -129,6 +147,24 @@ double cycles_per_iteration(Harness& h, const std::vector<Instruction>& body, un
         h.run(branch(0x402000, 0x401000, true));
     }
     return static_cast<double>(h.totals().last_retire - start) / (iterations - iterations / 4);
+}
+
+// adc on independent carries overlaps: three accumulators, each `add` then `adc $0` into its own register (GMP's
+// pentium4 mod_34lsub1), take one adc latency per iteration (10 on Prescott), not three. A chain through CF takes
+// the full latency per copy (the per-form suite's adc_r32).
+TEST(CorePipeline, AdcOnIndependentCarriesOverlaps) {
+    Harness h(EmulatedMachine{}.with_model(4));
+    std::vector<Instruction> body;
+    for (unsigned k = 0; k < 3; ++k) {
+        body.push_back(alu(0x401000 + 8 * k, reg_gpr(k), reg_gpr(k) | kRegFlags));
+        Instruction adc = alu(0x401004 + 8 * k, reg_gpr(8 + k) | kRegFlags, reg_gpr(8 + k) | kRegFlags);
+        adc.form = InsnForm::AdcSbb;
+        body.push_back(adc);
+    }
+    const double c = cycles_per_iteration(h, body);
+    EXPECT_GT(c, 9.5);
+    EXPECT_LT(c, 12.0);
+    EXPECT_TRUE(h.ok()) << h.problem();
 }
 
 Instruction push_rax(std::uint64_t pc, std::uint64_t slot) {
