@@ -31,6 +31,7 @@ namespace netburst::emu {
 namespace core_walker {
 constexpr unsigned kFromDeliver = 1;  // uop_queue_writes
 constexpr unsigned kSbFull = 5;       // resource_stall
+constexpr unsigned kHighHalf = 2;     // rdx: where a one-operand multiply leaves its high half
 }  // namespace core_walker
 
 // The shapes of instruction Core::walk distinguishes.
@@ -423,6 +424,13 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
             th.reg_ready[b] = result;
             th.reg_spec[b] = result_spec;
             th.reg_late[b] = result_late;
+        }
+        // A one-operand multiply's high half (rdx) comes at its own time; the low half and the flags at the
+        // result's.
+        if (plan.high_delta != 0 && (insn.writes & reg_gpr(core_walker::kHighHalf)) != 0) {
+            const unsigned b = core_walker::kHighHalf;
+            th.reg_ready[b] = static_cast<Tick>(static_cast<std::int64_t>(result) + plan.high_delta);
+            th.reg_spec[b] = static_cast<Tick>(static_cast<std::int64_t>(result_spec) + plan.high_delta);
         }
         if (has_sp && (insn.writes & reg_gpr(4)) != 0) {
             th.reg_ready[core_memory::kStackPointer] = sp_done;

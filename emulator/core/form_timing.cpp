@@ -20,6 +20,7 @@ struct Pair {
     double latency;
     double throughput;
     double merge = 0;  // the destination's latency, for a form that merges into it
+    double high = 0;   // the high half's latency, for a one-operand multiply (dx, edx, rdx)
 };
 struct Row {
     InsnForm form;
@@ -31,6 +32,9 @@ struct Row {
 constexpr Pair LT(double l, double t) { return {l, t}; }
 // ... and the latency from the destination's old value, where it differs from L (the merging forms).
 constexpr Pair LTM(double l, double t, double merge) { return {l, t, merge}; }
+// ... and the latency to the high half (dx, edx, rdx) of a one-operand multiply, which the dumps time apart from
+// the low half's: "MUL r32 (edx)" and "MUL r32 (eax)" are two tests.
+constexpr Pair LTH(double l, double t, double high) { return {l, t, 0, high}; }
 constexpr Pair none() { return {0, 0}; }
 
 constexpr Row kRows[] = {
@@ -81,9 +85,14 @@ constexpr Row kRows[] = {
                                                         // on NW: the register form is the common one)
     {InsnForm::Imul64, none(), LT(10, 2)},              // X64 #329 IMUL r64, r64
     {InsnForm::Mul8, LT(16, 0), LT(10, 0)},             // #348 MUL r8 (al)
+    // One-operand multiplies: L is the low half's (ax, eax, rax), and the flags'; the high half has a test of its
+    // own. mul r8's high half is ah, a part of the low half's register: it keeps the one figure. So does mul r16:
+    // dx merges into rdx, so dx's figure (#341: 19 / 12) would join the chain of the ax test, which measures 17 / 11.
     {InsnForm::Mul16, LT(17, 0), LT(11, 0)},            // #349 MUL r16 (ax)
-    {InsnForm::Mul32, LT(16, 14), LT(12, 11)},          // #350 MUL r32 (eax); #346 IMUL r32 (eax) the same
-    {InsnForm::Mul64, none(), LT(12.3, 0)},             // X64 #351 MUL r64 (rax)
+    {InsnForm::Mul32, LTH(16, 14, 18), LTH(12, 11, 11)},  // #350 MUL r32 (eax); #342 MUL r32 (edx): 18 / 11;
+                                                        // #346, #338 IMUL r32 (eax), (edx) the same
+    {InsnForm::Mul64, none(), LTH(12.3, 11, 21)},       // X64 #351 MUL r64 (rax) L 12.3, T 11.42; #343 MUL r64
+                                                        // (rdx) L 21, T 11.00; #347, #339 IMUL r64 the same
     // Divides: the divider is unpipelined, so where the dump gives no T the class's rule (T = L) holds.
     {InsnForm::Div8, LT(61, 61), LT(75, 75)},           // #415 DIV r8 1/1
     {InsnForm::Div16, LT(60, 60), LT(73, 73)},          // #427 DIV r16 1/1
@@ -175,7 +184,8 @@ constexpr FormTiming timing_of(const Pair& p) {
     const bool alt = alternates(p.throughput);
     return {to_half_cycles(p.latency),
             alt ? static_cast<std::uint8_t>(static_cast<unsigned>(p.throughput) + 1) : to_busy(p.throughput),
-            static_cast<std::uint8_t>(to_half_cycles(p.throughput)), to_half_cycles(p.merge), alt};
+            static_cast<std::uint8_t>(to_half_cycles(p.throughput)), to_half_cycles(p.merge), alt,
+            to_half_cycles(p.high)};
 }
 
 struct Table {

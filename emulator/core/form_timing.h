@@ -19,6 +19,8 @@ struct FormTiming {
                             // value to the result, when the source is another register or memory; 0: none
     bool busy_alternates;   // the throughput is a whole number and a half of cycles, which a unit that holds
                             // whole cycles cannot take: it is held `busy` and `busy - 1` cycles alternately
+    Tick high_latency;      // a one-operand multiply: ticks to its high half (dx, edx, rdx), which comes at a time
+                            // of its own; the low half and the flags come at `latency`. 0: with the rest
 };
 
 // The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a

@@ -102,6 +102,8 @@ void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         UopSpec& s = p->specs[i];
         if (s.role != UopRole::Op) continue;
         if (t.latency != 0) s.latency = static_cast<std::uint16_t>(t.latency);
+        if (t.high_latency != 0)
+            p->high_delta = static_cast<std::int16_t>(static_cast<std::int64_t>(t.high_latency) - s.latency);
         if (s.unit == Unit::FastAlu && t.alu_busy >= 2) {
             // Measured slower than the double-speed ALUs' two per cycle: the uop holds its unit as measured.
             s.unit = Unit::SlowAlu;
@@ -135,6 +137,7 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
     p->flow_latency = 0;
     p->load_merge = 0;
     p->dest_merge = 0;
+    p->high_delta = 0;
     p->has_op = p->has_load = p->single = p->register_op = false;
     p->functional.generation = 0;
     for (std::uint64_t& n : p->functional.pending) n = 0;

@@ -111,6 +111,8 @@ struct UopPlan {
     Tick flow_latency;          // from the flow's first issue to its result (long microcode operations)
     Tick load_merge;            // a plain load: ticks from its data to its register result (a form's merge)
     Tick dest_merge;            // a merging form (cmov): ticks from the destination's old value to the result
+    std::int16_t high_delta;    // a one-operand multiply: ticks from its result to its high half (rdx), which
+                                // comes at a time of its own (FormTiming::high_latency); 0: with the rest
     bool has_op;                // an Op/Flow uop produces the register result
     bool has_load;
     bool single;                // up to four uops, nothing that serialises: walk_shape::Single (core_walker.h)

@@ -122,3 +122,63 @@ TEST(FormTiming, HalfCycleThroughputAlternatesWholeCycles) {
     const double per = static_cast<double>(cycles_for(2400) - cycles_for(1200)) / 1200;
     EXPECT_NEAR(per, 2.5, 0.05);
 }
+
+namespace {
+
+// Cycles per copy of a loop body run `copies` times after as many copies of warm-up (the first instruction's
+// retirement to the last one's, in the steady state).
+template <class Body>
+double cycles_per_copy(unsigned model, Body body, unsigned copies = 64) {
+    // (One address for every copy: a loop the trace cache holds.)
+    test::Harness h(EmulatedMachine{}.with_model(model));
+    std::uint64_t pc = 0x401000;
+    for (unsigned i = 0; i < copies; ++i) body(h, pc);
+    const Cycle start = h.last().retire;
+    for (unsigned i = 0; i < copies; ++i) body(h, pc);
+    return static_cast<double>(h.last().retire - start) / copies;
+}
+
+Instruction mul_rcx(std::uint64_t pc, InsnForm form) {
+    Instruction i = test::of_class(pc, InsnClass::IntMul, reg_gpr(0) | reg_gpr(1),
+                                   reg_gpr(0) | reg_gpr(2) | kRegFlags);
+    i.form = form;
+    return i;
+}
+
+}  // namespace
+
+// A one-operand multiply leaves its low half (rax) at the form's latency and its high half (rdx) at the high
+// half's: on Prescott a chain through rdx of mul r64 runs at 21 cycles (X64 #343), one through rax at 12.3
+// (#351); on Northwood, mul r32's edx at 18 (#342) and eax at 16 (#350).
+TEST(FormTiming, OneOperandMultiplyHasItsHighHalfLater) {
+    const FormTiming t = form_timing(InsnForm::Mul64, 4);
+    EXPECT_EQ(t.high_latency, 42u);
+    EXPECT_EQ(t.busy, 11);  // #343 T 11.00
+    struct Case {
+        unsigned model;
+        InsnForm form;
+        double low, high;
+    };
+    for (const Case c : {Case{4, InsnForm::Mul64, 12.5, 21}, Case{2, InsnForm::Mul32, 16, 18}}) {
+        // mul rcx; rax feeds the next mul.
+        const double low =
+            cycles_per_copy(c.model, [&](test::Harness& h, std::uint64_t pc) { h.run(mul_rcx(pc, c.form)); });
+        // mul rcx; mov rax, rdx: the high half feeds the next mul.
+        const double high = cycles_per_copy(c.model, [&](test::Harness& h, std::uint64_t pc) {
+            h.run(mul_rcx(pc, c.form));
+            h.run(test::alu(pc + 3, reg_gpr(2), reg_gpr(0)));
+        });
+        const double mov = c.model >= 3 ? 1 : 0.5;
+        // (The multiplier takes uops at the start of a cycle: a chain of 12.5 runs at 13.)
+        EXPECT_NEAR(low, c.low, 0.6) << c.model;
+        EXPECT_NEAR(high, c.high + mov, 0.6) << c.model;
+    }
+    // The flags come with the low half: mul rcx; setc cl, a chain through the flags (rax stays put).
+    const double flags = cycles_per_copy(4, [&](test::Harness& h, std::uint64_t pc) {
+        Instruction m = mul_rcx(pc, InsnForm::Mul64);
+        m.reads &= ~reg_gpr(0);
+        h.run(m);
+        h.run(test::alu(pc + 3, kRegFlags, reg_gpr(1)));
+    });
+    EXPECT_NEAR(flags, 12.5 + 1, 0.6);  // with the high half it would be 22
+}

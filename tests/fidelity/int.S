@@ -190,6 +190,8 @@
         CHAIN mul_r8, "mul r8 (al result)", mul %cl
         CHAIN mul_r16, "mul r16 (ax result)", mul %cx
         CHAIN mul_r64, "mul r64 (rax result)", mul %rcx
+        # rdx:rax = rax * rdx: the chain runs through both halves, the high half's the longer
+        CHAIN mul_r64_rdx, "mul r64 (rdx result)", mul %rdx
 
 # --- divide: dividend 1, divisor 1, so quotient 1 and remainder 0 feed the next copy (the "1/1" tests of InstLat) ------
         KERNEL div_r32, lat, "div r32 (1/1)"
