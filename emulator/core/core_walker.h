@@ -122,18 +122,22 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
         }
     const RegMask reads = insn.reads & ~merged;
 
-    // Addresses are formed from general registers only; the other uops wait for every register read. (A
-    // register operation's one uop scans them where it needs them, below.)
+    // Addresses are formed from general registers only: the base and index (and the stack pointer) when the
+    // front end names them, else every general register read. A store's address uop does not wait for the
+    // register it stores, which its data uop reads (the ORM's store-address and store-data uops; see "Memory" in
+    // doc/emulator-model.md). The other uops wait for every register read. (A register operation's one uop scans
+    // them where it needs them, below.)
+    const RegMask address_regs = insn.address_known ? insn.address_reads & kGprMask : reads & kGprMask;
     Tick addr_ready = 0, addr_spec = 0, regs_ready = 0, regs_spec = 0;
     if constexpr (kTiming && !Shape::kRegisterOp) {
-        for (RegMask m = reads & kGprMask; m != 0; m &= m - 1) {
+        for (RegMask m = address_regs; m != 0; m &= m - 1) {
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
             addr_ready = max_tick(addr_ready, th.reg_ready[b]);
             addr_spec = max_tick(addr_spec, th.reg_spec[b]);
         }
         regs_ready = addr_ready;
         regs_spec = addr_spec;
-        for (RegMask m = reads & ~kGprMask; m != 0; m &= m - 1) {
+        for (RegMask m = reads & ~address_regs; m != 0; m &= m - 1) {
             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
             regs_ready = max_tick(regs_ready, th.reg_ready[b]);
             regs_spec = max_tick(regs_spec, th.reg_spec[b]);
@@ -270,7 +274,7 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                         const unsigned sp = core_memory::kStackPointer;
                         late_operand(th.reg_ready[sp], th.reg_late[sp]);
                     } else {
-                        for (RegMask m = address ? reads & kGprMask : reads; m != 0; m &= m - 1) {
+                        for (RegMask m = address ? address_regs : reads; m != 0; m &= m - 1) {
                             const unsigned b = static_cast<unsigned>(__builtin_ctzll(m));
                             late_operand(th.reg_ready[b], th.reg_late[b]);
                         }

@@ -19,6 +19,8 @@ struct FormTiming {
                             // value to the result, when the source is another register or memory; 0: none
     bool busy_alternates;   // the throughput is a whole number and a half of cycles, which a unit that holds
                             // whole cycles cannot take: it is held `busy` and `busy - 1` cycles alternately
+    bool alu0_only = false; // a simple integer operation only double-speed ALU 0 executes (logic, not, neg)
+    bool mmx_shift_unit = false;  // an MMX/SSE2 integer operation of the MMX shift unit (MMX_SHFT), not the ALU
 };
 
 // The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a

@@ -111,6 +111,11 @@ struct Instruction {
     std::uint8_t rep_count_log2 = 0;  // string ops: log2 of the iteration count (microcode flow length), 0 if unknown
     RegMask reads = 0;            // registers read (0: unknown; the model then assumes no dependencies)
     RegMask writes = 0;           // registers written
+    // The general registers the memory addresses are formed from (base and index; the stack pointer of push, pop,
+    // call, ret), when the front end knows them (address_known). Load and store-address uops wait for these only;
+    // without them, for every general register the instruction reads.
+    RegMask address_reads = 0;
+    bool address_known = false;
     const RegisterSnapshot* regs = nullptr;  // may be null
 };
 

@@ -374,6 +374,8 @@ static void take_reads_from_bytes(Insn* in, const UChar* bytes, UInt len) {
     }
     nb_stat_decoded++;
     in->d.reads = in->k.reads;
+    in->d.address_reads = in->k.address_reads;
+    in->d.address_known = in->k.address_known;
     in->d.writes = (in->d.writes & ~nb_reg_x87_all()) | (in->k.writes & nb_reg_x87_all());
     if (in->k.writes != in->d.writes) {
         nb_stat_write_disagreements++;

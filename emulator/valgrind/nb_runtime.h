@@ -54,6 +54,8 @@ struct nb_insn_desc {
     uint64_t pc;
     uint64_t target;          /* direct branches: the taken target */
     uint64_t reads, writes;   /* RegMask bits (emulator/model/instruction.h) */
+    uint64_t address_reads;   /* the general registers its addresses are formed from, when address_known */
+    uint8_t address_known;
     uint8_t length;
     uint8_t cls;              /* InsnClass */
     uint8_t num_mem;          /* recorded memory operands, 0-2: one address word each */
@@ -173,6 +175,8 @@ struct nb_x86_insn {
     uint8_t form;        /* InsnForm */
     uint8_t operands_known;  /* 0: an encoding whose operands the opcode table does not give */
     uint64_t reads, writes;  /* RegMask bits */
+    uint64_t address_reads;  /* the general registers the memory addresses are formed from, when address_known */
+    uint8_t address_known;
     unsigned missing_extension;  /* a GuestExtension the model lacks (nb_rt_missing_instruction), 0 for none */
 };
 void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_insn* out);

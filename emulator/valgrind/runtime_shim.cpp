@@ -56,6 +56,8 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     t.form = static_cast<InsnForm>(d->form);
     t.reads = d->reads;
     t.writes = d->writes;
+    t.address_reads = d->address_reads;
+    t.address_known = d->address_known != 0;
     t.num_mem = d->num_mem;
     for (unsigned k = 0; k < d->num_mem && k < netburst::emu::kMaxMemOperands; ++k) {
         t.mem[k].size = d->mem_size[k];
@@ -198,6 +200,8 @@ void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, 
     out->operands_known = c.operands.known ? 1 : 0;
     out->reads = c.operands.reads;
     out->writes = c.operands.writes;
+    out->address_reads = c.operands.address;
+    out->address_known = c.operands.address_known ? 1 : 0;
 }
 
 uint64_t nb_reg_flags(void) { return netburst::emu::kRegFlags; }

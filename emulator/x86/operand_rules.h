@@ -72,13 +72,21 @@ public:
     void write_xmm(unsigned n) { out_.writes |= reg_xmm(n); }
     void read_all_xmm() { for (unsigned n = 0; n < 16; ++n) read_xmm(n); }
     void write_all_xmm() { for (unsigned n = 0; n < 16; ++n) write_xmm(n); }
-    void push_pop() { read_gpr(kRsp); out_.writes |= reg_gpr(kRsp); }
+    void push_pop() {
+        read_gpr(kRsp);
+        out_.writes |= reg_gpr(kRsp);
+        out_.address |= reg_gpr(kRsp);
+        out_.address_known = true;
+    }
 
     // The registers a memory operand's address is computed from.
     void address() {
         if (!d_.mem) return;
         if (d_.base >= 0) read_gpr(static_cast<unsigned>(d_.base));
         if (d_.index >= 0) read_gpr(static_cast<unsigned>(d_.index));
+        if (d_.base >= 0) out_.address |= reg_gpr(static_cast<unsigned>(d_.base));
+        if (d_.index >= 0) out_.address |= reg_gpr(static_cast<unsigned>(d_.index));
+        out_.address_known = true;
     }
 
     // ModRM r/m ("E") and reg ("G") operands. A memory E reads its address registers whichever way it is used.

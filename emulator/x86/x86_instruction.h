@@ -40,6 +40,11 @@ struct X86Operands {
     bool known = false;  // false: an encoding whose operands the table does not give (the caller falls back)
     RegMask reads = 0;
     RegMask writes = 0;
+    // The general registers the instruction's memory addresses are formed from (Instruction::address_reads):
+    // the base and index of a ModRM memory operand, the stack pointer of push, pop, call and ret. address_known
+    // is false for the encodings with other implicit addresses (string operations, moffs, xlat, enter/leave).
+    RegMask address = 0;
+    bool address_known = false;
 };
 
 struct X86OperandOptions {
