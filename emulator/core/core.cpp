@@ -74,6 +74,7 @@ void Core::reset(const CoreConfig& config) {
     load_port_.reset();
     sta_port_.reset();
     fp_unit_.reset();
+    mmx_shift_unit_.reset();
     mul_unit_.reset();
     slow_alu_.reset();
     divider_free_ = 0;
@@ -181,6 +182,7 @@ void Core::advance_time() {
     load_port_.advance(tick);
     sta_port_.advance(tick);
     fp_unit_.advance(tick);
+    mmx_shift_unit_.advance(tick);
     mul_unit_.advance(tick);
     slow_alu_.advance(tick);
     mem_.advance(tick);

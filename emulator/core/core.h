@@ -404,7 +404,7 @@ private:
     DataTlb dtlb_;            // shared, entries tagged with the logical processor
     MemorySystem mem_;
     CycleSlots fetch_bw_, alloc_bw_, retire_bw_;
-    TickRing port0_, port1_, load_port_, sta_port_, fp_unit_, mul_unit_, slow_alu_;
+    TickRing port0_, port1_, load_port_, sta_port_, fp_unit_, mul_unit_, slow_alu_, mmx_shift_unit_;
     Tick divider_free_ = 0;
     unsigned busy_turn_ = 0;  // alternate()'s last turn
     Cycle modes_emitted_ = 0;  // TC_deliver_mode emitted up to here

@@ -152,9 +152,12 @@ Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
     }
     case Unit::IntMul:
     case Unit::FpAdd:
-    case Unit::Mmx: {
-        // Port 1 dispatch at a cycle start, and the unit free for `busy` cycles from there.
-        TickRing& unit_ring = unit == Unit::IntMul ? mul_unit_ : fp_unit_;
+    case Unit::Mmx:
+    case Unit::MmxShift: {
+        // Port 1 dispatch at a cycle start, and the unit free for `busy` cycles from there. The MMX shift unit is
+        // a unit of its own beside the MMX ALU (see uop_decode.cpp, apply_form): port 1 sends one uop a cycle to
+        // either, each keeping its unit busy.
+        TickRing& unit_ring = unit == Unit::IntMul ? mul_unit_ : unit == Unit::MmxShift ? mmx_shift_unit_ : fp_unit_;
         const unsigned n = busy == 0 ? 1 : busy;
         const Tick t = find_cycle_run(port1_, unit_ring, ready, n);
         port1_.set(t);

@@ -165,12 +165,18 @@ __attribute__((always_inline)) inline Tick Core::load_uop(Thread& th, unsigned t
             sink->event(to_cycle(issue), EventId::MobLoadReplay, bit);
             *causes |= kReplayMob;
             *mob |= 1u << bit;
+            // The MOB holds the load until the store has written the cache and sends it again then, as for NO_STD
+            // and NO_STA: its dependents are woken for that time, not sent round the replay loop. (A store's
+            // address is known early now that it waits for its address registers only, so such a load is held
+            // in the MOB rather than behind the store's address.)
             data = max_tick(data, c.wait + latency);
+            *spec = data;
             break;
         }
         case StoreBuffer::Conflict::Alias64K:
             sink->event(to_cycle(issue), EventId::MemoryCancel, core_memory::k64kConflict);
             data = max_tick(data, c.wait + latency);
+            *spec = data;
             break;
         }
     }

@@ -57,7 +57,8 @@ Core::TimingState Core::timing_state(unsigned thread) const {
     fetch_bw_.hash_cursor(t, &h);
     alloc_bw_.hash_cursor(t, &h);
     retire_bw_.hash_cursor(t, &h);
-    const TickRing* const rings[] = {&port0_, &port1_, &load_port_, &sta_port_, &fp_unit_, &mul_unit_, &slow_alu_};
+    const TickRing* const rings[] = {&port0_, &port1_, &load_port_, &sta_port_, &fp_unit_, &mul_unit_, &slow_alu_,
+                                     &mmx_shift_unit_};
     // No reservation is made before the allocation point (advance_time); the bits before it are whatever the last
     // advance left, so they are not state.
     const Tick from = to_ticks(th.last_alloc);

@@ -26,6 +26,13 @@ struct Row {
     InsnForm form;
     Pair nw;
     Pair pr;
+    // Only double-speed ALU 0 (port 0) executes it: Intel's optimization manual (248966, "Execution Units and
+    // Issue Ports", the figure of the four ports) gives ALU 0 "ADD/SUB, Logic, Store Data, Branches" and ALU 1
+    // only "ADD/SUB". The dumps agree: AND (#142) T 0.50 / 0.46 and NOT (#166) 0.50 / 0.58, one ALU's two per
+    // cycle, against ADD's (#72) 0.34 / 0.35, the front end's three per cycle over both ALUs.
+    bool alu0 = false;
+    // Executed by the MMX shift/shuffle unit (MMX_SHFT), which is not the MMX ALU (uop_decode.cpp, apply_form).
+    bool mmx_shift = false;
 };
 
 // L and T as the sources print them; the conversion to ticks and busy cycles is form_timing()'s.
@@ -43,7 +50,8 @@ constexpr Row kRows[] = {
                                                         // MOV r32, [m32] (2 / 4): the merge into the old value
     {InsnForm::IncDec, LT(0.7, 0), LT(1, 0)},          // #203 INC r32 (T 0.68 / 1 is the chain through the flags
                                                         // it keeps: not a unit's figure)
-    {InsnForm::NegNot, LT(0.5, 0.5), LT(1, 0.5)},       // #162 NEG r32, #166 NOT r32 (PR T 0.50 / 0.58)
+    {InsnForm::NegNot, LT(0.5, 0.5), LT(1, 0.5), true},  // #162 NEG r32, #166 NOT r32 (PR T 0.50 / 0.58)
+    {InsnForm::Logic, LT(0.5, 0.5), LT(1, 0.5), true},   // #142 AND r32, r32 (PR T 0.46); OR, XOR, TEST alike
     {InsnForm::MovExtend, LT(0.5, 0.5), LT(1, 0.5)},    // #44 MOVSX r32, r8, #46 MOVSX r32, r16, #52 MOVZX r32, r16;
                                                         // X64 #48 MOVSXD r64, r32: L 1 on Prescott
     {InsnForm::ShiftImm, LT(4, 1), LT(1, 0.58)},        // #223 SHL, #235 SHR, #247 SAR r32, imm8; X64 #224 SHL r64: 1
@@ -138,20 +146,20 @@ constexpr Row kRows[] = {
     {InsnForm::MmxAlu, LT(2, 1), LT(2, 1)},             // #641-#684: PADD*, PSUB*, PCMPEQ*, PCMPGT*, PAND(N), POR,
                                                         // PXOR mm, mm all L 2 / T 1 (PXOR of one register: an idiom);
                                                         // pavg, pmin, pmax on mm not measured: the ALU's figure
-    {InsnForm::MmxShift, LT(2, 1), LT(2, 1)},           // #693-#708 PSLL/PSRL/PSRA mm (by mm and imm8), #712
-                                                        // PUNPCKLBW, #764 PSHUFW: L 2 / T 1
+    {InsnForm::MmxShift, LT(2, 1), LT(2, 1), false, true},  // #693-#708 PSLL/PSRL/PSRA mm (by mm and imm8),
+                                                        // #712 PUNPCKLBW, #764 PSHUFW: L 2 / T 1
     {InsnForm::XmmAlu, LT(2, 2), LT(2, 2)},             // #1013 PADDD, #1040 PCMPEQD, #1052 PAND, #1058 PXOR, #1098
                                                         // PAVGB xmm, xmm: L 2 / T 2
-    {InsnForm::XmmShift, LT(2, 2), LT(2, 2)},           // #1073 PSLLQ xmm, imm8, #1090 PUNPCKLBW, #1142 PSHUFLW,
-                                                        // #1143 PSHUFHW xmm: L 2 / T 2
+    {InsnForm::XmmShift, LT(2, 2), LT(2, 2), false, true},  // #1073 PSLLQ xmm, imm8, #1090 PUNPCKLBW,
+                                                        // #1142 PSHUFLW, #1143 PSHUFHW xmm: L 2 / T 2
     {InsnForm::PmulMmx, LT(6, 1), LT(7, 1)},            // #689 PMULLW mm, #692 PMADDWD mm
     {InsnForm::PmulXmm, LT(6, 2), LT(7, 2)},            // #1062 PMULLW, #1065 PMULUDQ, #1067 PMADDWD xmm
     {InsnForm::Psadbw, LT(4, 0), LT(4, 0)},             // #763 PSADBW mm, #1140 PSADBW xmm
     {InsnForm::PaddqXmm, LT(4, 2), LT(5, 2)},           // #1014 PADDQ xmm, xmm
-    {InsnForm::ByteShiftXmm, LT(4, 0), LT(4, 0)},       // #1074 PSLLDQ, #1085 PSRLDQ
-    {InsnForm::PshufdXmm, LT(4, 2), LT(4, 2)},          // #1144 PSHUFD xmm, xmm, imm8
-    {InsnForm::UnpackHighXmm, LT(4, 0), LT(4, 0)},      // #1086 PUNPCKHBW xmm, xmm
-    {InsnForm::PackXmm, LT(4, 0), LT(4, 0)},            // #1094 PACKSSWB xmm, xmm
+    {InsnForm::ByteShiftXmm, LT(4, 0), LT(4, 0), false, true},  // #1074 PSLLDQ, #1085 PSRLDQ
+    {InsnForm::PshufdXmm, LT(4, 2), LT(4, 2), false, true},  // #1144 PSHUFD xmm, xmm, imm8
+    {InsnForm::UnpackHighXmm, LT(4, 0), LT(4, 0), false, true},  // #1086 PUNPCKHBW xmm, xmm
+    {InsnForm::PackXmm, LT(4, 0), LT(4, 0), false, true},  // #1094 PACKSSWB xmm, xmm
     // --- Moves between register files: measured only as round trips, split evenly (see Conversions) ------------
     {InsnForm::MovdFromMmx, LT(4, 1), LT(5.5, 1)},      // #624 MOVD r32, mm T; L half of #626's pair (8 / 11)
     {InsnForm::MovdToMmx, LT(4, 1), LT(5.5, 1)},        // #625 MOVD mm, r32 T; L the other half
@@ -199,6 +207,8 @@ constexpr Table build() {
         const unsigned i = static_cast<unsigned>(r.form);
         t.nw[i] = timing_of(r.nw);
         t.pr[i] = timing_of(r.pr);
+        t.nw[i].alu0_only = t.pr[i].alu0_only = r.alu0;
+        t.nw[i].mmx_shift_unit = t.pr[i].mmx_shift_unit = r.mmx_shift;
     }
     return t;
 }

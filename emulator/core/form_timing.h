@@ -21,6 +21,8 @@ struct FormTiming {
                             // whole cycles cannot take: it is held `busy` and `busy - 1` cycles alternately
     Tick high_latency;      // a one-operand multiply: ticks to its high half (dx, edx, rdx), which comes at a time
                             // of its own; the low half and the flags come at `latency`. 0: with the rest
+    bool alu0_only = false; // a simple integer operation only double-speed ALU 0 executes (logic, not, neg)
+    bool mmx_shift_unit = false;  // an MMX/SSE2 integer operation of the MMX shift unit (MMX_SHFT), not the ALU
 };
 
 // The timing of `form` on `model` (Willamette/Northwood 0-2, Prescott 3, 4, 6); both fields 0 for None and for a

@@ -104,7 +104,17 @@ void apply_form(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         if (t.latency != 0) s.latency = static_cast<std::uint16_t>(t.latency);
         if (t.high_latency != 0)
             p->high_delta = static_cast<std::int16_t>(static_cast<std::int64_t>(t.high_latency) - s.latency);
-        if (s.unit == Unit::FastAlu && t.alu_busy >= 2) {
+        if (s.unit == Unit::Mmx && t.mmx_shift_unit) {
+            // Intel's optimization manual (248966, "Execution Units and Issue Ports") lists the MMX shift unit
+            // (MMX_SHFT) apart from the MMX ALU (MMX_ALU) behind port 1, and its latency tables name the unit
+            // of each instruction: psll/psrl/psra, the unpacks, shuffles and packs on MMX_SHFT; padd, pand, por,
+            // pxor, pcmp on MMX_ALU. A 128-bit operation holds its unit two cycles (#1013 PADDD, #1073 PSLLQ xmm:
+            // T 2), the other unit stays free.
+            s.unit = Unit::MmxShift;
+            if (t.busy != 0) s.busy = t.busy;
+        } else if (s.unit == Unit::FastAlu && t.alu0_only) {
+            s.unit = Unit::Alu0;
+        } else if (s.unit == Unit::FastAlu && t.alu_busy >= 2) {
             // Measured slower than the double-speed ALUs' two per cycle: the uop holds its unit as measured.
             s.unit = Unit::SlowAlu;
             s.busy = t.alu_busy;

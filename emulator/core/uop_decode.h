@@ -32,7 +32,8 @@ enum class Unit : std::uint8_t {
     IntMul,     // port 1
     Divider,    // port 1, unpipelined (integer and FP divide)
     FpAdd,      // port 1 FP adder (x87 and SSE arithmetic)
-    Mmx,        // port 1 MMX/SSE2 integer unit
+    Mmx,        // port 1 MMX/SSE2 integer unit (MMX_ALU; the FP adder's and multiplier's unit too)
+    MmxShift,   // port 1 MMX shift/shuffle unit (MMX_SHFT): bit and byte shifts, unpacks, shuffles, packs
     FpMove,     // port 0 FP move / store-data unit
     Load,       // port 2
     StoreAddr,  // port 3

@@ -101,6 +101,8 @@ enum class InsnForm : std::uint8_t {
     MovsdReg,      // movsd xmm, xmm
     // Loads.
     UnalignedLoad, // movups/movupd/movdqu/lddqu xmm, m128: the load port twice
+    // Integer, added after the rest (tests/x86/opcode_vectors.txt records forms by number).
+    Logic,         // and/or/xor/test r/m (register, memory and immediate forms): double-speed ALU 0 only
     Count_
 };
 

@@ -226,12 +226,12 @@ void fnsave(Builder& b) { b.address(); b.read_x87(); b.read_all_st(); b.write_x8
 constexpr OpcodeRow kRows[] = {
     // The ALU rows (x6 and x7 are not instructions in 64-bit mode).
     R(0x00, 0x05).ops(alu<Alu::Plain>),                                              // add
-    R(0x08, 0x0D).ops(alu<Alu::Plain>),                                              // or
+    R(0x08, 0x0D).form(F::Logic).ops(alu<Alu::Plain>),                              // or
     R(0x10, 0x15).form(F::AdcSbb).ops(alu<Alu::Carry>),                             // adc
     R(0x18, 0x1D).form(F::AdcSbb).ops(alu<Alu::Carry>),                             // sbb
-    R(0x20, 0x25).ops(alu<Alu::Plain>),                                              // and
+    R(0x20, 0x25).form(F::Logic).ops(alu<Alu::Plain>),                              // and
     R(0x28, 0x2D).ops(alu<Alu::Zeroing>),                                            // sub
-    R(0x30, 0x35).ops(alu<Alu::Zeroing>),                                            // xor
+    R(0x30, 0x35).form(F::Logic).ops(alu<Alu::Zeroing>),                            // xor
     R(0x38, 0x3D).ops(alu<Alu::Compare>),                                            // cmp
 
     R(0x50, 0x57).ops(push_r),
@@ -249,8 +249,9 @@ constexpr OpcodeRow kRows[] = {
     R(0x82),                                                                         // not in 64-bit mode
     R(0x80, 0x83).reg(2, 3).form(F::AdcSbb).ops(alu_imm<Alu::Carry>),               // group 1: adc, sbb
     R(0x80, 0x83).reg(7).ops(alu_imm<Alu::Compare>),                                // cmp
-    R(0x80, 0x83).ops(alu_imm<Alu::Plain>),                                         // add or and sub xor
-    R(0x84, 0x85).ops(test_EG),
+    R(0x80, 0x83).reg(1, 4, 6).form(F::Logic).ops(alu_imm<Alu::Plain>),              // or and xor
+    R(0x80, 0x83).ops(alu_imm<Alu::Plain>),                                         // add sub
+    R(0x84, 0x85).form(F::Logic).ops(test_EG),
     R(0x86, 0x87).mem().cls(C::Microcode).ops(xchg_EG),                             // implicitly locked
     R(0x86, 0x87).ops(xchg_EG),
     R(0x88, 0x89).ops(mov_EG),
@@ -276,7 +277,7 @@ constexpr OpcodeRow kRows[] = {
     R(0xA2, 0xA3).ops(read_acc),
     R(0xA4, 0xA5).cls(C::StringOp).string_op().ops(movs),
     R(0xA6, 0xA7).cls(C::StringOp).string_op().comparing().ops(cmps),
-    R(0xA8, 0xA9).ops(test_acc),
+    R(0xA8, 0xA9).form(F::Logic).ops(test_acc),
     R(0xAA, 0xAB).cls(C::StringOp).string_op().ops(stos),
     R(0xAC, 0xAD).cls(C::StringOp).string_op().ops(lods),
     R(0xAE, 0xAF).cls(C::StringOp).string_op().comparing().ops(scas),
@@ -404,7 +405,7 @@ constexpr OpcodeRow kRows[] = {
     R(0xF1).cls(C::Microcode),                                                      // int1
     R(0xF4).cls(C::Halt).ops(none),
     R(0xF5).ops(merge_flags),                                                       // cmc
-    R(0xF6, 0xF7).reg(0, 1).ops(test_E_imm),                                        // group 3
+    R(0xF6, 0xF7).reg(0, 1).form(F::Logic).ops(test_E_imm),                                        // group 3
     R(0xF6, 0xF7).reg(2).form(F::NegNot).ops(not_E),
     R(0xF6, 0xF7).reg(3).form(F::NegNot).ops(neg_E),
     R(0xF6, 0xF7).reg(4, 5).cls(C::IntMul).form(mul_form).ops(mul_div<false>),                 // mul, imul

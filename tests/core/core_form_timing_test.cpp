@@ -182,3 +182,31 @@ TEST(FormTiming, OneOperandMultiplyHasItsHighHalfLater) {
     });
     EXPECT_NEAR(flags, 12.5 + 1, 0.6);  // with the high half it would be 22
 }
+
+// Logic operations run on double-speed ALU 0 only (the ORM's port figure: ALU 1 does ADD/SUB): independent ANDs
+// go two a cycle, as InstLatX86 measures (#142, T 0.50 / 0.46), where independent ADDs go at the front end's three
+// (#72, T 0.34 / 0.35).
+TEST(FormTiming, LogicOperationsTakeAluZeroOnly) {
+    for (unsigned model : {2u, 4u}) {
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntAlu, InsnForm::Logic)).unit, Unit::Alu0) << model;
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntAlu, InsnForm::NegNot)).unit, Unit::Alu0) << model;
+        EXPECT_EQ(op_uop(plan_of(model, InsnClass::IntAlu, InsnForm::None)).unit, Unit::FastAlu) << model;
+        auto cycles_per = [model](InsnForm form) {
+            auto run = [model, form](unsigned n) {
+                test::Harness h(EmulatedMachine{}.with_model(model));
+                for (unsigned i = 0; i < n; ++i) {
+                    // and %eax, r: eleven destinations in turn, none read before it is written again far later
+                    Instruction insn = test::alu(0x1000 + 3 * (i % 64), reg_gpr(0) | reg_gpr(5 + i % 11),
+                                                 reg_gpr(5 + i % 11) | kRegFlags);
+                    insn.form = form;
+                    h.run(insn);
+                }
+                EXPECT_TRUE(h.ok()) << h.problem();
+                return h.core().now();
+            };
+            return static_cast<double>(run(2400) - run(1200)) / 1200;
+        };
+        EXPECT_NEAR(cycles_per(InsnForm::Logic), 0.5, 0.03) << model;
+        EXPECT_LT(cycles_per(InsnForm::None), 0.4) << model;
+    }
+}

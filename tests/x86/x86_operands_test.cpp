@@ -288,3 +288,24 @@ TEST(X86Operands, TruncatedEncodingsStayInBounds) {
 }
 
 }  // namespace
+
+// The registers a memory operand's address is formed from, apart from the rest of the reads: a store's address
+// uop waits for them only (Instruction::address; 0: not known). Implicit addresses other than the stack's are not
+// given.
+TEST(X86Operands, AddressRegistersOfMemoryOperands) {
+    const std::vector<std::uint8_t> store_indexed = {0x4c, 0x89, 0x04, 0xcf};  // mov %r8, (%rdi,%rcx,8)
+    const X86Operands s = decode_instruction(store_indexed.data(), 4, {}).operands;
+    EXPECT_EQ(s.address, reg_gpr(7) | reg_gpr(1));
+    EXPECT_EQ(s.reads, reg_gpr(8) | reg_gpr(7) | reg_gpr(1));
+    const std::vector<std::uint8_t> load_op = {0x4c, 0x23, 0x46, 0x08};  // and 0x8(%rsi), %r8
+    const X86Operands l = decode_instruction(load_op.data(), 4, {}).operands;
+    EXPECT_EQ(l.address, reg_gpr(6));
+    const std::vector<std::uint8_t> push = {0x53};  // push %rbx
+    const X86Operands p = decode_instruction(push.data(), 1, {}).operands;
+    EXPECT_EQ(p.address, reg_gpr(4));
+    const std::vector<std::uint8_t> movsb = {0xa4};  // movsb: rsi and rdi, not given
+    EXPECT_EQ(decode_instruction(movsb.data(), 1, {}).operands.address, 0u);
+    const std::vector<std::uint8_t> add = {0x01, 0xc8};  // add %ecx, %eax: no memory operand
+    const X86Operands a = decode_instruction(add.data(), 2, {}).operands;
+    EXPECT_EQ(a.address, 0u);
+}
