@@ -75,14 +75,37 @@ constexpr Row kRows[] = {
                                                         // measured alone; T 0.5 on Prescott, each destination
                                                         // rewritten every few copies, bounds it at 4. Assumed: an
                                                         // ADD's latency (#72: NW 0.5, PR 1), the select's last step.
-    {InsnForm::ShiftCl, LT(6, 6), LT(2, 2)},            // #227 SHL r32, cl; #239 SHR, #251 SAR, #275 ROL: the same
+    {InsnForm::ShiftCl, LT(6, 6), LT(2, 2)},            // #227 SHL r32, cl; #239 SHR, #251 SAR, #275 ROL: the same;
+                                                        // X64 #228 SHL r64, cl: 2 / 2
     {InsnForm::Rotate, LT(4, 4), LT(1, 1)},             // #271 ROL r32, imm8; #283 ROR
     {InsnForm::RotateCarry, LT(4, 0), LT(7, 0)},        // #291 RCL r32, 1; rcr not measured: rcl's figure
     {InsnForm::DoubleShift, LT(8, 4), LT(9, 7)},        // #254 SHLD r32, r32, imm8; #260 SHRD (L 8 / 9). NW-F24
                                                         // gives 14 and 12: F29 is the Northwood of record
-    {InsnForm::Shr64, none(), LT(7, 0)},                // X64 #236 SHR r64, imm8 (SHL r64 is 1, X64 #224: not this
-                                                        // form); sar r64 not measured: shr's figure
-    {InsnForm::Rotate64, none(), LT(7, 0)},             // X64 #272 ROL r64, imm8; ror r64 not measured: rol's
+    // Prescott's 64-bit right shifts, rotates and double shifts: 7 cycles and more where the 32-bit forms and
+    // shl r64 take 1 to 2 (X64 #224 SHL r64, imm8: 1; #228 SHL r64, cl: 2). A form that keeps flags (rotates; a
+    // shift by cl, whose count may be 0) measures T = L: its T test is a chain through the flags it keeps (the
+    // core reads them, as for INC), not a unit's figure, and these rows do not take it as one: shr r64 by 1 or
+    // imm8 goes one per cycle (T 1) and its by-cl twin could not hold a unit 8 cycles without making GMP's
+    // x86_64 lshift and rshift (8 c/l on Nocona, 4 shr r64 by cl and 4 shl by cl per 4 limbs) 10 c/l or more,
+    // where the flags chain gives 7.25. (ShiftCl and Rotate above keep their T, 1-2 cycles, as a unit's: no loop
+    // of the suite tells the readings apart there.) Presler's 64-bit dump
+    // (GenuineIntel0000F62_P4_Presler_InstLatX64.txt, F/6/2) prints the same figures, test for test, except
+    // SHRD r64, r64, imm8 (L 10). Northwood (no 64-bit mode, no dump) keeps the 32-bit forms' figures, as before.
+    {InsnForm::ShiftCl64, LT(6, 6), LT(8, 0)},            // X64 #240 SHR r64, cl; #252 SAR, #276 ROL, #288 ROR: L 8,
+                                                        // T 8 = L (the flags chain)
+    {InsnForm::Shld64, LT(8, 4), LT(10, 10)},             // X64 #255 SHLD r64, r64, imm8: L 10, T 10
+    {InsnForm::ShldCl64, LT(8, 4), LT(14, 10)},           // X64 #258 SHLD r64, r64, cl: L 14 (T 14 = L: the flags
+                                                        // chain); T the imm8 form's, #255
+    // shrd r64 keeps DoubleShift's figure, though X64 #261 SHRD r64, r64, imm8 gives L 12.1 / T 10.17 and #264
+    // (by cl) L 12: the core gives a form one latency from every input, the flags a shift by cl reads included,
+    // and GMP's divexact_1 and pi1_bdiv_q_1 (x86_64, 33 c/l on Nocona), whose shrd r64 by cl reads mul's flags on
+    // the loop's chain, bound that path: 12.3 (mul's flags, #351) + x + 1 + 1 (two subs) + 10 (imul) <= 33 gives
+    // x <= 8.7. With 12 they measure 38 (+15 %). The register path's 12 needs a latency per input: open.
+    {InsnForm::Shr64, none(), LT(7, 1)},                // X64 #236 SHR r64, imm8, #232 SHR r64, 1, #248 SAR r64,
+                                                        // imm8, #244 SAR r64, 1: L 7, T 1.00 (one per cycle: not
+                                                        // the double-speed ALUs' rate)
+    {InsnForm::Rotate64, none(), LT(7, 0)},             // X64 #272 ROL r64, imm8; #284 ROR: 7.1; T 7 = L (the flags
+                                                        // chain)
     {InsnForm::Bswap32, LT(4, 1), LT(1, 0.5)},          // #319 BSWAP r32 (NW-F24 gives 7 / 0.83)
     {InsnForm::Bswap64, none(), LT(8, 0)},              // X64 #320 BSWAP r64
     {InsnForm::BitScan, LT(8, 2), LT(16, 1)},           // #314 BSF r32, r32; #317 BSR

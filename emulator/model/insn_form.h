@@ -25,10 +25,10 @@ enum class InsnForm : std::uint8_t {
     LeaScaled,     // lea r, [base + index*scale], scale 2, 4 or 8
     LeaScaledDisp, // lea r, [base + index*scale + disp]
     Cmov,          // cmovcc
-    ShiftCl,       // shl/shr/sar/rol/ror by cl
+    ShiftCl,       // shl/shr/sar/rol/ror by cl (32-bit and narrower; shl r64 by cl)
     Rotate,        // rol/ror by 1 or imm8 (32-bit and narrower)
     RotateCarry,   // rcl/rcr
-    DoubleShift,   // shld/shrd
+    DoubleShift,   // shld/shrd (32-bit and narrower; shrd r64: see form_timing.cpp)
     Shr64,         // shr/sar r64 by 1 or imm8 (Prescott's 64-bit shifter path)
     Rotate64,      // rol/ror r64 by 1 or imm8
     Bswap32,
@@ -101,8 +101,11 @@ enum class InsnForm : std::uint8_t {
     MovsdReg,      // movsd xmm, xmm
     // Loads.
     UnalignedLoad, // movups/movupd/movdqu/lddqu xmm, m128: the load port twice
-    // Integer, added after the rest (tests/x86/opcode_vectors.txt records forms by number).
+    // Added after the rest (tests/x86/opcode_vectors.txt records forms by number).
     Logic,         // and/or/xor/test r/m (register, memory and immediate forms): double-speed ALU 0 only
+    ShiftCl64,     // shr/sar/rol/ror r64 by cl (Prescott's 64-bit shifter path)
+    Shld64,        // shld r64, r64, imm8
+    ShldCl64,      // shld r64, r64, cl
     Count_
 };
 

@@ -241,7 +241,9 @@ constexpr OpcodeRow kRows[] = {
     R(0xA0, 0xA1).ops(push_pop),                                              // push, pop fs
     R(0xA2).cls(C::Microcode).ops(cpuid),
     R(0xA3).ops(bt),
+    R(0xA4).w1().cls(C::IntShift).form(F::Shld64).ops(double_shift_imm),     // shld r64
     R(0xA4).cls(C::IntShift).form(F::DoubleShift).ops(double_shift_imm),     // shld
+    R(0xA5).w1().cls(C::IntShift).form(F::ShldCl64).ops(double_shift_cl),
     R(0xA5).cls(C::IntShift).form(F::DoubleShift).ops(double_shift_cl),
     R(0xA8, 0xA9).ops(push_pop),                                              // push, pop gs
     R(0xAA).cls(C::Microcode),                                                       // rsm

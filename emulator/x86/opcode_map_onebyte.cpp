@@ -39,8 +39,9 @@ F lea_form(const X86Decoded& d) {
 // bytes and words keep the class's figure (not measured).
 F shift_form(const X86Decoded& d) {
     if (d.reg == 2 || d.reg == 3) return F::RotateCarry;
-    if (d.op == 0xD2 || d.op == 0xD3) return F::ShiftCl;
     const bool wide = d.rex_w && (d.op & 1) != 0;
+    // By cl: a 64-bit register's right shifts and rotates take Prescott's slow 64-bit path (shl and sal do not).
+    if (d.op == 0xD2 || d.op == 0xD3) return wide && d.reg != 4 && d.reg != 6 ? F::ShiftCl64 : F::ShiftCl;
     if (d.reg <= 1) return wide ? F::Rotate64 : F::Rotate;
     if (wide && (d.reg == 5 || d.reg == 7)) return F::Shr64;
     const bool by_constant = d.op == 0xC1 || d.op == 0xD1;

@@ -167,6 +167,35 @@ TEST(CorePipeline, AdcOnIndependentCarriesOverlaps) {
     EXPECT_TRUE(h.ok()) << h.problem();
 }
 
+// Prescott's 64-bit right shifts (X64 #236, #240): shr r64 by a constant issues one per cycle, not at the
+// double-speed ALUs' rate, so 16 on independent registers take 16 cycles an iteration (shl r64, #224, takes
+// about 6: allocation's three a cycle). shr r64 by cl keeps the flags it may not write: four on independent
+// registers chain through them, 8 cycles each (GMP's x86_64 lshift and rshift, 8 c/l on Nocona).
+TEST(CorePipeline, Prescott64BitRightShifts) {
+    const auto shift = [](std::uint64_t pc, unsigned r, InsnForm form, RegMask extra) {
+        Instruction i = alu(pc, reg_gpr(r) | extra, reg_gpr(r) | kRegFlags);
+        i.cls = InsnClass::IntShift;
+        i.form = form;
+        return i;
+    };
+    std::vector<Instruction> by_imm, shl_imm, by_cl;
+    for (unsigned k = 0; k < 16; ++k) {
+        by_imm.push_back(shift(0x401000 + 4 * k, 2 + k % 14, InsnForm::Shr64, 0));
+        shl_imm.push_back(shift(0x401000 + 4 * k, 2 + k % 14, InsnForm::ShiftImm, 0));
+    }
+    for (unsigned k = 0; k < 4; ++k)
+        by_cl.push_back(shift(0x401000 + 4 * k, 2 + k, InsnForm::ShiftCl64, reg_gpr(1) | kRegFlags));
+    Harness a(EmulatedMachine{}.with_model(4)), b(EmulatedMachine{}.with_model(4)), c(EmulatedMachine{}.with_model(4));
+    const double imm = cycles_per_iteration(a, by_imm), shl = cycles_per_iteration(b, shl_imm);
+    const double cl = cycles_per_iteration(c, by_cl);
+    EXPECT_GT(imm, 15.5);
+    EXPECT_LT(imm, 17.5);
+    EXPECT_LT(shl, 8.0);
+    EXPECT_GT(cl, 31.5);
+    EXPECT_LT(cl, 33.5);
+    EXPECT_TRUE(a.ok() && b.ok() && c.ok());
+}
+
 Instruction push_rax(std::uint64_t pc, std::uint64_t slot) {
     Instruction i = store(pc, slot, 8, reg_gpr(0) | reg_gpr(4));
     i.writes = reg_gpr(4);

@@ -113,7 +113,26 @@
         CHAIN shrd_r32_imm, "shrd r32, r32, imm8", shrd $3, %ecx, %eax
         CHAIN shl_r64_imm, "shl r64, imm8", shl $3, %rax
         CHAIN shr_r64_imm, "shr r64, imm8", shr $3, %rax
+        KERNEL shr_r64_imm, tput, "shr r64, imm8"
+        GPRS1
+        LOOP
+        .irp r, %rbx,%rcx,%rdx,%rsi,%rbp,%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15,%rbx,%rcx,%rdx
+        shr $3, \r
+        .endr
+        DONE
+        CHAIN sar_r64_imm, "sar r64, imm8", sar $3, %rax
         CHAIN rol_r64_imm, "rol r64, imm8", rol $3, %rax
+        CHAIN shl_r64_cl, "shl r64, cl", shl %cl, %rax
+        CHAIN shr_r64_cl, "shr r64, cl", shr %cl, %rax
+        CHAIN shld_r64_imm, "shld r64, r64, imm8", shld $3, %rdx, %rax
+        KERNEL shld_r64_imm, tput, "shld r64, r64, imm8"
+        GPRS1
+        LOOP
+        .irp r, %rbx,%rcx,%rsi,%rbp,%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15,%rbx,%rcx,%rsi,%rbp
+        shld $3, %rdx, \r
+        .endr
+        DONE
+        CHAIN shld_r64_cl, "shld r64, r64, cl", shld %cl, %rdx, %rax
 
 # --- lea ---------------------------------------------------------------------------------------------------------
         CHAIN lea_bi, "lea r32, [r64+r64]", lea (%rax,%rcx), %eax

@@ -47,7 +47,7 @@ bool parse(const std::string& line, Vector* v) {
 bool form_fits_class(F f, C c) {
     const auto in = [](F x, F first, F last) { return x >= first && x <= last; };
     if (f == F::None) return true;
-    if (in(f, F::LoadByte, F::Idiv64) || f == F::Logic)
+    if (in(f, F::LoadByte, F::Idiv64) || in(f, F::Logic, F::ShldCl64))
         return c == C::IntAlu || c == C::IntShift || c == C::IntMul || c == C::IntDiv;
     if (in(f, F::Fadd, F::Fsqrt)) return c == C::X87Arith || c == C::X87Div;
     if (in(f, F::SseAdd, F::CvtPd2Ps)) return c >= C::SseScalarSp && c <= C::SseDivDp;
