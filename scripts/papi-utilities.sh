@@ -18,7 +18,7 @@
 # a script runs with the interpreter its first line names (python3 for a python that is not installed) and is
 # skipped, saying so, when there is none. Prints a table of seconds, program by model, and each failure.
 set -euo pipefail
-build=build prefix= models="0 1 2 3 4 6" limit=120 jobs=2 list=0
+build=build prefix='' models="0 1 2 3 4 6" limit=120 jobs=2 list=0
 usage() { sed -n '6,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts "b:p:m:t:j:kh" opt; do
   case $opt in
@@ -108,10 +108,12 @@ fi
 # Input for the high-level output writer: PAPI's JSON from examples/papi_matmul.c, built against PREFIX.
 for p in "${programs[@]}"; do
   [ "$p" = papi_hl_output_writer.py ] || continue
-  command -v cc >/dev/null && command -v pkg-config >/dev/null ||
-    { echo "papi-utilities: cc and pkg-config are needed to make $p's input" >&2; exit 1; }
-  cc -O2 -o "$work/papi_matmul" "$(dirname "$0")/../examples/papi_matmul.c" \
-    $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs papi) -Wl,-rpath,"$prefix/lib"
+  if ! command -v cc >/dev/null || ! command -v pkg-config >/dev/null; then
+    echo "papi-utilities: cc and pkg-config are needed to make $p's input" >&2; exit 1
+  fi
+  read -r -a papi_flags < <(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs papi)
+  cc -O2 -o "$work/papi_matmul" "$(dirname "$0")/../examples/papi_matmul.c" "${papi_flags[@]}" \
+    -Wl,-rpath,"$prefix/lib"
   PAPI_OUTPUT_DIRECTORY=$work/hl "$run" -- "$work/papi_matmul" 32 8 > "$work/hl.log" 2>&1 ||
     { cat "$work/hl.log"; echo "papi-utilities: papi_matmul failed: no input for $p" >&2; exit 1; }
 done
@@ -119,7 +121,7 @@ done
 # one PROGRAM MODEL: runs it in a directory of its own (papi_multiplex_cost writes .dat files into the current
 # one) and writes "PROGRAM MODEL VERDICT SECONDS DETAIL" to its result file.
 one() {
-  local p=$1 model=$2 dir=$work/run.$1.$2 interp status=0 start verdict detail
+  local p=$1 model=$2 dir=$work/run.$1.$2 interp status=0 start verdict detail last
   mkdir -p "$dir"
   interp=$(interpreter_of "$prefix/bin/$p")
   mapfile -t a < <(args_for "$p")
@@ -136,7 +138,11 @@ one() {
   secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
   if [ $status -eq 0 ]; then verdict=PASS detail=
   elif [ $status -eq 124 ] || [ $status -eq 137 ]; then verdict=TIMEOUT detail="no exit within $limit s"
-  else verdict=FAIL detail="exit status $status: $(grep -v '^==' "$dir/err" | tail -n 1 | cut -c1-120)"; fi
+  else
+    verdict=FAIL detail="exit status $status"
+    last=$(grep -v '^==' "$dir/err" | tail -n 1 | cut -c1-120 || true)
+    [ -z "$last" ] || detail="$detail: $last"
+  fi
   echo "$p $model $verdict $secs $detail" > "$dir/result"
 }
 
@@ -145,6 +151,7 @@ running=0
 for model in $models; do
   for p in "${programs[@]}"; do
     if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+    echo "$p $model " >> "$work/planned"
     one "$p" "$model" &
     running=$((running + 1))
   done
@@ -159,7 +166,11 @@ for p in "${programs[@]}"; do
   printf '%-26s' "$p"
   for model in $models; do
     f=$work/run.$p.$model/result
-    if [ ! -f "$f" ]; then printf '%9s' -; continue; fi
+    if ! grep -qs "$p $model " "$work/planned"; then printf '%9s' -; continue; fi
+    if [ ! -f "$f" ]; then
+      printf '%9s' LOST; failures=$((failures + 1))
+      echo "papi-utilities: $p on model $model left no verdict (the script's fault)" >> "$work/notes"; continue
+    fi
     read -r _ _ verdict secs detail < "$f"
     case $verdict in
       PASS) printf '%9s' "$secs" ;;

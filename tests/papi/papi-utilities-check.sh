@@ -1,8 +1,8 @@
 #!/bin/sh
 # make check: scripts/papi-utilities.sh tells a failure from a time-out and names the program and the model.
-# Runs it on a prefix of stand-in programs (shell scripts under netburst-run): one that exits 0, one that exits 3,
-# one that outlives a 3 s limit, and a script whose interpreter is missing. Needs the build's netburst-run (make
-# check runs in the build directory).
+# Runs it on a prefix of stand-in programs (shell scripts under netburst-run): one that exits 0, one that exits 3
+# with a message, one that exits 4 without one, one that outlives a 3 s limit, and a script whose interpreter is
+# missing. Needs the build's netburst-run (make check runs in the build directory).
 set -eu
 src=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=$(pwd)
@@ -12,6 +12,7 @@ mkdir -p "$work/prefix/bin"
 cd "$work/prefix/bin"
 printf '#!/bin/sh\necho fine\n' > papi_fine
 printf '#!/bin/sh\necho "no such event" >&2\nexit 3\n' > papi_fails
+printf '#!/bin/sh\nexit 4\n' > papi_fails_silently
 printf '#!/bin/sh\nsleep 60\n' > papi_hangs
 printf '#!/nonexistent/interpreter\n' > papi_script
 chmod +x papi_*
@@ -23,10 +24,11 @@ cat out err
 fail() { echo "papi-utilities-check: $*" >&2; exit 1; }
 [ $status -eq 1 ] || fail "exit status $status, not 1"
 for line in "FAIL papi_fails on model 2 after" "FAIL papi_fails on model 4 after" "exit status 3: no such event" \
+            "FAIL papi_fails_silently on model 4 after" \
             "TIMEOUT papi_hangs on model 2 after" "TIMEOUT papi_hangs on model 4 after" "no exit within 3 s" \
             "SKIP papi_script: /nonexistent/interpreter is not installed"; do
   grep -qF "$line" err || fail "no '$line' on standard error"
 done
 grep -q '^papi_fine  *[0-9.][0-9.]*  *[0-9.][0-9.]*$' out || fail "papi_fine has no time on both models"
-grep -q "4 failed" out || fail "the summary does not count 4 failures"
+grep -q "6 failed" out || fail "the summary does not count 6 failures"
 echo "papi-utilities-check: passed"
