@@ -14,9 +14,9 @@
 #
 # The programs are listed from PREFIX/bin, so a program a new PAPI installs is run without a change here. A
 # program that needs arguments, or whose default work is sized for real hardware, gets them from args_for (and
-# env_for) below;
-# a script runs with the interpreter its first line names (python3 for a python that is not installed) and is
-# skipped, saying so, when there is none. Prints a table of seconds, program by model, and each failure.
+# env_for) below; a script runs with the interpreter its first line names (python3 for a python that is not
+# installed) and is skipped, saying so, when there is none. Prints a table of seconds, program by model, and each
+# failure. The models are those of src/components/netburst/table/cpu_model.h.
 set -euo pipefail
 build=build prefix='' models="0 1 2 3 4 6" limit=120 jobs=2 list=0
 usage() { sed -n '6,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
