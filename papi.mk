@@ -43,7 +43,9 @@ PAPI_PATCHES = \
 	patches/papi/0001-preset-loading-before-the-first-thread.patch \
 	patches/papi/0002-validation-test-workloads.patch \
 	patches/papi/0003-ftests-serial_hl-num-flops.patch \
-	patches/papi/0004-test-work-fixed-not-wall-clock.patch
+	patches/papi/0004-test-work-fixed-not-wall-clock.patch \
+	patches/papi/0005-sysdetect-leaf-11-only-when-supported.patch \
+	patches/papi/0006-sysdetect-l1-caches-by-type.patch
 EXTRA_DIST += $(PAPI_PATCHES)
 
 # How PAPI is configured:
