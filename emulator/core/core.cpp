@@ -22,6 +22,11 @@ void Core::reset(const CoreConfig& config) {
     if (cfg_.rom_record_cap < 2) cfg_.rom_record_cap = 2;
     if (cfg_.rom_record_cap > Outcome::kMaxUops / 2) cfg_.rom_record_cap = Outcome::kMaxUops / 2;
     if (cfg_.replay_cycles == 0) cfg_.replay_cycles = 1;
+    // The queue and scheduler rings hold 64 entries (the fast-ALU pool is twice sched_entries).
+    if (cfg_.mem_queue_entries > 64) cfg_.mem_queue_entries = 64;
+    if (cfg_.gen_queue_entries > 64) cfg_.gen_queue_entries = 64;
+    if (cfg_.sched_entries > 32) cfg_.sched_entries = 32;
+    if (cfg_.fp_sched_entries > 64) cfg_.fp_sched_entries = 64;
 
     for (unsigned t = 0; t < 2; ++t) {
         Thread& th = threads_[t];
@@ -40,6 +45,11 @@ void Core::reset(const CoreConfig& config) {
         std::memset(th.rob_free, 0, sizeof th.rob_free);
         std::memset(th.lb_free, 0, sizeof th.lb_free);
         std::memset(th.sb_free, 0, sizeof th.sb_free);
+        std::memset(th.queue_seq, 0, sizeof th.queue_seq);
+        std::memset(th.sched_seq, 0, sizeof th.sched_seq);
+        std::memset(th.queue_free, 0, sizeof th.queue_free);
+        std::memset(th.sched_free, 0, sizeof th.sched_free);
+        std::memset(th.queue_last, 0, sizeof th.queue_last);
         th.stores.reset();
         th.last_alloc = th.last_retire = th.last_commit = 0;
         th.commit_slot = 0;
@@ -58,7 +68,10 @@ void Core::reset(const CoreConfig& config) {
     }
     walk_ = WalkParams{cfg_.fetch_to_alloc, cfg_.alloc_to_exec, cfg_.retire_delay,
                        cfg_.fetch_to_alloc + cfg_.uop_queue_cycles, cfg_.rob_entries, cfg_.load_buffers,
-                       cfg_.store_buffers, to_ticks(cfg_.replay_cycles), cfg_.frontier_step, cfg_.rom_record_cap};
+                       cfg_.store_buffers,
+                       {cfg_.mem_queue_entries, cfg_.gen_queue_entries},
+                       {2u * cfg_.sched_entries, cfg_.fp_sched_entries, cfg_.fp_sched_entries, cfg_.sched_entries},
+                       to_ticks(cfg_.replay_cycles), cfg_.frontier_step, cfg_.rom_record_cap};
     plans_.reset(&cfg_);
     stable_plans_.reset(&cfg_);
     groups_.reset();

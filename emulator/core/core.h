@@ -184,6 +184,13 @@ private:
         Cycle rob_free[128];       // per uop sequence number: the cycle its ROB entry is free again
         Cycle lb_free[64];
         Cycle sb_free[64];
+        // Uop queues (0 memory, 1 general) and schedulers (core_walker::kSched*), in the allocation cycle's
+        // frame: per queue, the cycle each uop left it for its scheduler, and the latest such cycle (in order);
+        // per scheduler, the cycle each uop's entry is free again (it was dispatched).
+        std::uint64_t queue_seq[2], sched_seq[4];
+        Cycle queue_free[2][64];
+        Cycle sched_free[4][64];
+        Cycle queue_last[2];
         StoreBuffer stores;
         Cycle last_alloc = 0;
         Cycle last_retire = 0;
@@ -387,6 +394,7 @@ private:
     struct WalkParams {
         Cycle fetch_to_alloc, alloc_to_exec, retire_delay, lag;
         std::uint64_t rob, load_buffers, store_buffers;
+        std::uint64_t queue[2], sched[4];  // uop queue and scheduler entries (0: not modelled)
         Tick replay;
         Cycle step;
         unsigned cap;  // rom_record_cap

@@ -41,6 +41,17 @@ struct CoreConfig {
     unsigned rob_entries = 126;
     unsigned load_buffers = 48;
     unsigned store_buffers = 24;
+    // Uop queues and schedulers (doc/emulator-model.md, "Uop queues and schedulers"): the allocator writes uops in
+    // order into the memory queue (loads, store addresses) or the general queue (the rest) [HT]; each queue feeds
+    // its schedulers in order, a uop leaving the queue only when its scheduler has a free entry, and holding that
+    // entry until it is dispatched. A full queue stalls allocation. Queue depths 16 and 32 [XL]; scheduler entries:
+    // "eight to twelve" [HT], the model takes 12 (8 makes GMP's popcount and hamdist loops 29 % too slow); the two
+    // fast-ALU schedulers are one pool of twice that (A). 0 queue entries: none of it is modelled; 0 scheduler
+    // entries: that scheduler is not bounded.
+    unsigned mem_queue_entries = 16;
+    unsigned gen_queue_entries = 32;
+    unsigned sched_entries = 12;
+    unsigned fp_sched_entries = 12;  // the slow ALU / general FP and the simple FP schedulers
 
     // --- Execution (latencies in cycles unless ticks) ------------------------------------------------------
     unsigned fast_alu_ticks = 1;       // double-speed ALUs: half a cycle

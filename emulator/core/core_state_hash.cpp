@@ -34,6 +34,12 @@ Core::TimingState Core::timing_state(unsigned thread) const {
     for (unsigned k = 0; k < 128; ++k) h.add_cycle(th.rob_free[(th.uop_seq + k) & 127]);
     for (unsigned k = 0; k < 64; ++k) h.add_cycle(th.lb_free[(th.load_seq + k) & 63]);
     for (unsigned k = 0; k < 64; ++k) h.add_cycle(th.sb_free[(th.store_seq + k) & 63]);
+    for (unsigned q = 0; q < 2; ++q) {
+        for (unsigned k = 0; k < 64; ++k) h.add_cycle(th.queue_free[q][(th.queue_seq[q] + k) & 63]);
+        h.add_cycle(th.queue_last[q]);
+    }
+    for (unsigned s = 0; s < 4; ++s)
+        for (unsigned k = 0; k < 64; ++k) h.add_cycle(th.sched_free[s][(th.sched_seq[s] + k) & 63]);
     th.stores.hash_future(&h);
     h.add_cycle(th.last_alloc);
     h.add_cycle(th.last_retire);

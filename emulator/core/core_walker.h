@@ -32,6 +32,20 @@ namespace core_walker {
 constexpr unsigned kFromDeliver = 1;  // uop_queue_writes
 constexpr unsigned kSbFull = 5;       // resource_stall
 constexpr unsigned kHighHalf = 2;     // rdx: where a one-operand multiply leaves its high half
+// The schedulers [ITJ] [HT]: the two fast-ALU schedulers (one pool), the slow ALU / general FP scheduler, the
+// simple FP scheduler (FP moves and stores), the memory scheduler (loads, store addresses).
+constexpr unsigned kSchedFast = 0, kSchedSlow = 1, kSchedSimpleFp = 2, kSchedMemory = 3;
+inline unsigned scheduler_of(Unit unit) {
+    switch (unit) {
+    case Unit::FastAlu:
+    case Unit::Alu0:
+    case Unit::SlowAlu: return kSchedFast;
+    case Unit::FpMove: return kSchedSimpleFp;
+    case Unit::Load:
+    case Unit::StoreAddr: return kSchedMemory;
+    default: return kSchedSlow;  // the port 1 slow integer unit, multiplier, divider, FP and MMX units
+    }
+}
 }  // namespace core_walker
 
 // The shapes of instruction Core::walk distinguishes.
@@ -84,6 +98,8 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
     const std::uint64_t rob_limit = shared ? p.rob >> 1 : p.rob;
     const std::uint64_t lb_limit = shared ? p.load_buffers >> 1 : p.load_buffers;
     const std::uint64_t sb_limit = shared ? p.store_buffers >> 1 : p.store_buffers;
+    // The uop queues are partitioned between the logical processors [HT].
+    const std::uint64_t queue_limit[2] = {shared ? p.queue[0] >> 1 : p.queue[0], shared ? p.queue[1] >> 1 : p.queue[1]};
     // A thread has the delivery, allocation and retirement slots to itself unless both logical processors run.
     auto take = [&](CycleSlots& slots, Cycle earliest) {
         if constexpr (Shape::kSingle) return slots.take_own(t, earliest);
@@ -177,6 +193,8 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
             std::uint64_t lseq = 0;
             Tick ready = 0, spec = 0, start = 0, late = kOnTime;
             bool shadow = false;  // sent on the hit assumption, then replayed
+            unsigned sched = ~0u;  // its scheduler, when the queues are modelled
+            Tick dispatched = ~Tick{0};  // its first dispatch, when it was sent on the hit assumption
             if constexpr (kTiming) {
                 if constexpr (Shape::kSingle) deliver = d.cycle[si];
                 else deliver = d.at(index);
@@ -218,9 +236,28 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                         }
                     }
                 }
+                // The uop queue: allocation waits until the uop that many entries older in its queue has left
+                // it for its scheduler.
+                const bool to_memory = role == UopRole::Load || role == UopRole::StoreAddr;
+                const unsigned queue = to_memory ? 0 : 1;
+                const std::uint64_t qseq = th.queue_seq[queue];
+                if (queue_limit[queue] != 0 && qseq >= queue_limit[queue])
+                    a0 = max_cycle(a0, th.queue_free[queue][(qseq - queue_limit[queue]) & 63]);
                 const Cycle alloc = take(alloc_bw_, a0);
                 last_alloc = alloc;
-                const Tick exec_min = to_ticks(alloc + p.alloc_to_exec);
+                // The scheduler: entered in queue order, when the uop that many entries older in it has been
+                // dispatched; the uop's earliest execution is as much later.
+                Cycle enter = alloc;
+                if (queue_limit[queue] != 0) {
+                    sched = core_walker::scheduler_of(s.unit);
+                    const std::uint64_t k = th.sched_seq[sched], cap = p.sched[sched];
+                    enter = max_cycle(enter, th.queue_last[queue]);
+                    if (cap != 0 && k >= cap) enter = max_cycle(enter, th.sched_free[sched][(k - cap) & 63]);
+                    th.queue_last[queue] = enter;
+                    th.queue_free[queue][qseq & 63] = enter;
+                    th.queue_seq[queue] = qseq + 1;
+                }
+                const Tick exec_min = to_ticks(enter + p.alloc_to_exec);
 
                 // --- Operands -------------------------------------------------------------------------------
                 const bool address = role == UopRole::Load || role == UopRole::StoreAddr;
@@ -284,6 +321,7 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                         late_operand(load_done, load_late);
                     if (ready > wait + kTicksPerCycle) {
                         const Tick wasted = issue_on(s.unit, wait, 1);
+                        dispatched = wasted;
                         start = replay_until(wasted + p.replay, ready, p.replay);
                         late = min_tick(stop, wasted + p.replay);
                         spec = wait;
@@ -354,6 +392,13 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 }
             }
             last_done = max_tick(last_done, done);
+            // The scheduler entry is free once the uop has been dispatched (a replayed uop: its first dispatch).
+            if constexpr (kTiming)
+                if (sched != ~0u) {
+                    const Cycle d0 = to_cycle(min_tick(dispatched, issue));
+                    const Cycle free = d0 > p.alloc_to_exec ? d0 - p.alloc_to_exec + 1 : 1;
+                    th.sched_free[sched][th.sched_seq[sched]++ & 63] = free;
+                }
 
             // --- Retirement -------------------------------------------------------------------------------
             Cycle retire = 0;

@@ -196,6 +196,44 @@ TEST(CorePipeline, Prescott64BitRightShifts) {
     EXPECT_TRUE(a.ok() && b.ok() && c.ok());
 }
 
+// The uop queues and schedulers bound how far allocation runs ahead of dispatch: a loop whose iterations are
+// independent but each one long chain (GMP's generic popcount and hamdist) overlaps only as many chains as the
+// general queue and the fast-ALU schedulers hold (32 + 2 x 12 uops), not as many as the ROB (126). Independent
+// uops still go at the allocation rate.
+std::vector<Instruction> chains(bool dependent) {
+    std::vector<Instruction> body;
+    body.push_back(alu(0x401000, reg_gpr(3), reg_gpr(2) | kRegFlags));  // starts the iteration's chain from r3
+    for (unsigned k = 1; k < 40; ++k) {
+        const unsigned r = dependent ? 2 : 4 + k % 8;
+        body.push_back(alu(0x401000 + 4 * k, reg_gpr(r), reg_gpr(r) | kRegFlags));
+    }
+    body.push_back(alu(0x4010A0, reg_gpr(2) | reg_gpr(10), reg_gpr(10) | kRegFlags));  // the accumulator
+    return body;
+}
+
+TEST(CorePipeline, SchedulerCapacityBoundsChainOverlap) {
+    const CoreConfig on = make_core_config(EmulatedMachine{}.with_model(4));
+    CoreConfig off = on, small = on;
+    off.mem_queue_entries = off.gen_queue_entries = 0;
+    small.sched_entries = 4;
+    Harness a(on), b(off), c(on), d(small);
+    // 42 uops an iteration, 40 of them one chain of 1-cycle uops. With the ROB as the only bound three chains
+    // overlap: the allocation rate, 14 cycles. With at most 56 uops waiting (the general queue's 32, the fast-ALU
+    // pool's 24), a chain waits for the one before to be about half done: about 20 cycles; with a pool of 8, more.
+    const double bounded = cycles_per_iteration(a, chains(true));
+    const double unbounded = cycles_per_iteration(b, chains(true));
+    const double independent = cycles_per_iteration(c, chains(false));
+    const double smaller = cycles_per_iteration(d, chains(true));
+    EXPECT_LT(unbounded, 17.0);
+    EXPECT_GT(bounded, 19.0);
+    EXPECT_LT(bounded, 24.0);
+    EXPECT_GT(smaller, bounded + 2.0);
+    EXPECT_LT(independent, 16.0);  // independent uops still go at the allocation rate
+    EXPECT_GT(a.core().stats(0).uops_retired, 0u);
+    EXPECT_EQ(a.core().stats(0).uops_retired, b.core().stats(0).uops_retired);  // counts do not change
+    EXPECT_TRUE(a.ok() && b.ok() && c.ok() && d.ok());
+}
+
 Instruction push_rax(std::uint64_t pc, std::uint64_t slot) {
     Instruction i = store(pc, slot, 8, reg_gpr(0) | reg_gpr(4));
     i.writes = reg_gpr(4);
