@@ -37,6 +37,7 @@ void prescott(CoreConfig& c) {
     c.branch_resolve = 5;
     c.redirect = 6;
     c.store_buffers = 32;      // [XT]
+    c.tc_imm_bits = 17;        // [IL] F/4/1, F/4/3 #67 ADD r32, 0x8000 T 0.39, #68 0x10000 0.69 (CoreConfig)
     // [IL] F/4/3 #488 PUSH r64 + POP r64 5, #36 MOV r32, [m32] + MOV [m32], r32 6.3, the SIMD pairs (#801, #882,
     // #997) 20: less the load (4; 12 for SIMD) and the store data (1; 7 through the FP move unit), 0 to 1.3 cycles
     // are left; half a cycle. (The read-modify-write chain, #80, 5.1, is as short as push + pop because its
