@@ -40,6 +40,7 @@ void prescott(CoreConfig& c) {
     // Prescott enlarged the x87/SSE schedulers [XT] (Boggs et al., ITJ 2004) by an amount not published: their
     // entries are not bounded (A) (12 would make GMP's SSE2 popcount 9.5 c/l against 8; 16 or more, 9.0).
     c.fp_sched_entries = 0;
+    c.tc_imm_bits = 17;        // [IL] F/4/1, F/4/3 #67 ADD r32, 0x8000 T 0.39, #68 0x10000 0.69 (CoreConfig)
     // [IL] F/4/3 #488 PUSH r64 + POP r64 5, #36 MOV r32, [m32] + MOV [m32], r32 6.3, the SIMD pairs (#801, #882,
     // #997) 20: less the load (4; 12 for SIMD) and the store data (1; 7 through the FP move unit), 0 to 1.3 cycles
     // are left; half a cycle. (The read-modify-write chain, #80, 5.1, is as short as push + pop because its

@@ -110,7 +110,9 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
     std::conditional_t<Shape::kSingle, SingleDelivery, Delivery> d;
     if constexpr (kTiming) {
         if constexpr (Shape::kSingle) {
-            const Cycle earliest = th.next_fetch;
+            Cycle earliest = th.next_fetch;
+            // A wide immediate's second slot (CoreConfig::tc_imm_bits), as Core::fetch takes it.
+            if (insn.imm_bits > cfg_.tc_imm_bits) earliest = fetch_bw_.take_own(t, earliest);
             for (unsigned i = 0; i < n; ++i) {
                 d.cycle[i] = fetch_bw_.take_own(t, earliest);
                 queue_writes(th, d.cycle[i], core_walker::kFromDeliver, 1, sink);

@@ -113,6 +113,9 @@ struct Instruction {
     RegMask writes = 0;           // registers written
     RegMask address = 0;          // the general registers a ModRM memory operand's address is formed from (base,
                                   // index); 0: not known, and every general register read counts
+    std::uint8_t imm_bits = 0;    // the immediate operand's width as a two's-complement number (0x7fff: 16, 0x8000:
+                                  // 17, -1: 1); 0: no immediate, or not known. The trace cache stores a wide one in
+                                  // two slots (CoreConfig::tc_imm_bits)
     const RegisterSnapshot* regs = nullptr;  // may be null
 };
 

@@ -399,6 +399,7 @@ static void analyse(Scan* s, IRSB* sb) {
         in->d.length = (UChar)len;
         in->d.cls = in->k.cls;
         in->d.form = in->k.form;
+        in->d.imm_bits = in->k.imm_bits;
         in->d.rep_mode = in->k.rep_mode;
         in->kind = nb_class_kind(in->k.cls);
         if (in->k.has_rel) in->d.target = pc + len + (Long)in->k.rel;

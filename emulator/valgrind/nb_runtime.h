@@ -67,6 +67,7 @@ struct nb_insn_desc {
                                  0: one of those */
     uint8_t form;             /* InsnForm */
     uint8_t snapshot;         /* 1: NB_SNAPSHOT_WORDS register words end the record (never in a group) */
+    uint8_t imm_bits;         /* the immediate's width as a signed number; 0 none (Instruction::imm_bits) */
 };
 
 /* How the launcher configured the tool. */
@@ -175,6 +176,7 @@ struct nb_x86_insn {
     uint8_t operands_known;  /* 0: an encoding whose operands the opcode table does not give */
     uint64_t reads, writes;  /* RegMask bits */
     uint64_t address;        /* RegMask bits: the base and index registers of a ModRM memory operand */
+    uint8_t imm_bits;        /* the immediate's width as a signed number; 0 none (Instruction::imm_bits) */
     unsigned missing_extension;  /* a GuestExtension the model lacks (nb_rt_missing_instruction), 0 for none */
 };
 void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_insn* out);

@@ -57,6 +57,7 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     t.reads = d->reads;
     t.writes = d->writes;
     t.address = d->address;
+    t.imm_bits = d->imm_bits;
     t.num_mem = d->num_mem;
     for (unsigned k = 0; k < d->num_mem && k < netburst::emu::kMaxMemOperands; ++k) {
         t.mem[k].size = d->mem_size[k];
@@ -200,6 +201,7 @@ void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, 
     out->reads = c.operands.reads;
     out->writes = c.operands.writes;
     out->address = c.operands.address;
+    out->imm_bits = c.imm_bits;
 }
 
 uint64_t nb_reg_flags(void) { return netburst::emu::kRegFlags; }

@@ -46,6 +46,23 @@ X86Operands operands_of(const OpcodeRow* row, const X86Decoded& d, X86OperandOpt
     return b.result();
 }
 
+// The immediate's width as a two's-complement number: 0x7fff needs 16 bits, 0x8000 17, -0x8000 16, 0 and -1 one.
+// The immediate is the instruction's last field (after ModRM, SIB and displacement): 1, 2, 4 or 8 bytes, sign-
+// extended from its own size (the trace cache keeps the value as the uop uses it). Any other size (enter's 16 + 8
+// bits, none) gives 0.
+std::uint8_t immediate_bits(const X86Decoded& d) {
+    if (d.imm_pos >= d.length) return 0;
+    const unsigned size = d.length - d.imm_pos;
+    if (size != 1 && size != 2 && size != 4 && size != 8) return 0;
+    std::uint64_t u = 0;
+    for (unsigned i = 0; i < size; ++i) u |= std::uint64_t{d.bytes[d.imm_pos + i]} << (8 * i);
+    if (size < 8 && (u >> (8 * size - 1)) != 0) u |= ~std::uint64_t{0} << (8 * size);  // sign-extend
+    const std::uint64_t magnitude = (u >> 63) != 0 ? ~u : u;  // the bits below the sign
+    unsigned bits = 1;
+    for (std::uint64_t m = magnitude; m != 0; m >>= 1) ++bits;
+    return static_cast<std::uint8_t>(bits);
+}
+
 vg::GuestExtension extension_of(const OpcodeRow* row, const X86Decoded& d) {
     if (d.evex) return vg::GuestExtension::Avx512;
     if (d.vex) return vg::GuestExtension::Avx;  // AVX, AVX2, FMA, F16C, BMI1/2
@@ -75,6 +92,7 @@ X86Instruction decode_instruction(const std::uint8_t* bytes, unsigned length, X8
         r.known = false;
         r.cls = InsnClass::SsePackedSp;
     }
+    if (row != nullptr && !r.has_rel) r.imm_bits = immediate_bits(d);
     r.memory_form = d.mem;
     r.lock = d.lock;
     r.operands = operands_of(row, d, options);

@@ -57,6 +57,7 @@ struct X86Instruction {
     bool lock = false;         // LOCK prefix
     bool has_rel = false;      // a direct branch: it goes to pc + length + rel
     std::int32_t rel = 0;
+    std::uint8_t imm_bits = 0;  // the immediate's width as a signed number (Instruction::imm_bits); 0: none
     X86Operands operands;
     vg::GuestExtension extension = vg::GuestExtension::None;  // None: every Pentium 4 has it
 };

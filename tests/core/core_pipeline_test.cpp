@@ -167,6 +167,31 @@ TEST(CorePipeline, AdcOnIndependentCarriesOverlaps) {
     EXPECT_TRUE(h.ok()) << h.problem();
 }
 
+// A uop whose immediate is wider than a trace-cache slot holds takes two delivery slots (CoreConfig::tc_imm_bits;
+// [IL] #67/#68 ADD r32, 0x8000 / 0x10000: Northwood 0.68 / 0.68, Prescott 0.39 / 0.69 cycles). Twelve adds on
+// independent registers: four cycles an iteration with narrow immediates, about eight with wide ones; 17 bits
+// are wide on Northwood only.
+TEST(CorePipeline, WideImmediateTakesTwoDeliverySlots) {
+    const auto run = [](unsigned model, std::uint8_t imm_bits) {
+        Harness h(EmulatedMachine{}.with_model(model));
+        std::vector<Instruction> body;
+        for (unsigned k = 0; k < 12; ++k) {
+            const unsigned r = k < 4 ? k : k + 1;  // not rsp
+            Instruction a = alu(0x401000 + 6 * k, reg_gpr(r), reg_gpr(r) | kRegFlags);
+            a.imm_bits = imm_bits;
+            body.push_back(a);
+        }
+        const double c = cycles_per_iteration(h, body);
+        EXPECT_TRUE(h.ok()) << h.problem();
+        return c;
+    };
+    EXPECT_LT(run(4, 16), 5.0);
+    EXPECT_LT(run(4, 17), 5.0);
+    EXPECT_GT(run(4, 18), 7.5);
+    EXPECT_LT(run(2, 16), 5.0);
+    EXPECT_GT(run(2, 17), 7.5);
+}
+
 // Prescott's 64-bit right shifts (X64 #236, #240): shr r64 by a constant issues one per cycle, not at the
 // double-speed ALUs' rate, so 16 on independent registers take 16 cycles an iteration (shl r64, #224, takes
 // about 6: allocation's three a cycle). shr r64 by cl keeps the flags it may not write: four on independent

@@ -11,6 +11,28 @@
         ROTG_32 add, %eax
         DONE
         CHAIN add_r32_imm8, "add r32, imm8", add $3, %eax
+        # Immediates wider than a trace-cache slot holds (CoreConfig::tc_imm_bits): two delivery slots
+        KERNEL add_r32_imm_4000, tput, "add r32, 0x4000"
+        GPRS1
+        LOOP
+        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        add $0x4000, \r
+        .endr
+        DONE
+        KERNEL add_r32_imm_8000, tput, "add r32, 0x8000"
+        GPRS1
+        LOOP
+        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        add $0x8000, \r
+        .endr
+        DONE
+        KERNEL add_r32_imm_10000, tput, "add r32, 0x10000"
+        GPRS1
+        LOOP
+        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        add $0x10000, \r
+        .endr
+        DONE
         CHAIN add_r64, "add r64, r64", add %rcx, %rax
         CHAIN sub_r32, "sub r32, r32 (different registers)", sub %ecx, %eax
         CHAIN and_r32, "and r32, r32 (different registers)", and %ecx, %eax

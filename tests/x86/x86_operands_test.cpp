@@ -309,3 +309,21 @@ TEST(X86Operands, AddressRegistersOfMemoryOperands) {
     const X86Operands a = decode_instruction(add.data(), 2, {}).operands;
     EXPECT_EQ(a.address, 0u);
 }
+
+// The immediate's width as a signed number (Instruction::imm_bits: a wider one takes two trace-cache slots).
+// Branch displacements and instructions without an immediate give 0.
+TEST(X86Operands, ImmediateWidth) {
+    const auto bits = [](std::vector<std::uint8_t> b) {
+        return static_cast<unsigned>(decode_instruction(b.data(), static_cast<unsigned>(b.size()), {}).imm_bits);
+    };
+    EXPECT_EQ(bits({0x83, 0xc0, 0x03}), 3u);                          // add $3, %eax
+    EXPECT_EQ(bits({0x83, 0xc0, 0xff}), 1u);                          // add $-1, %eax
+    EXPECT_EQ(bits({0x81, 0xc3, 0x00, 0x40, 0x00, 0x00}), 16u);       // add $0x4000, %ebx
+    EXPECT_EQ(bits({0x81, 0xc3, 0x00, 0x80, 0x00, 0x00}), 17u);       // add $0x8000, %ebx
+    EXPECT_EQ(bits({0x81, 0xc3, 0x00, 0x00, 0x01, 0x00}), 18u);       // add $0x10000, %ebx
+    EXPECT_EQ(bits({0x81, 0xc3, 0x00, 0x80, 0xff, 0xff}), 16u);       // add $-0x8000, %ebx
+    EXPECT_EQ(bits({0x48, 0x89, 0x44, 0x24, 0x08}), 0u);              // mov %rax, 8(%rsp): a displacement
+    EXPECT_EQ(bits({0x01, 0xc8}), 0u);                                // add %ecx, %eax
+    EXPECT_EQ(bits({0x75, 0x10}), 0u);                                // jne: a branch displacement
+    EXPECT_EQ(bits({0x49, 0xbb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00}), 49u);  // movabs $0xffffffffffff, %r11
+}
