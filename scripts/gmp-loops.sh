@@ -15,7 +15,8 @@
 # Two libraries run the same driver: Debian's libgmp10 (GMP's generic x86-64 code) and GMP built from Debian's
 # source for pentium4 (scripts/build-gmp-pentium4.sh; the P4-tuned code). A loop fails when the model is more
 # than 15 % off GMP's figure (for a range a-b: below 0.85a or above 1.15b), or when its figure moves with the
-# environment by more than 1 % (or 0.05 cycles). The difference between the figures of the two halves of the
+# environment by more than 1 % (or 0.05 cycles), unless it is a listed open gap (whose figure is off anyway; the
+# page shows the spread beside the reason). The difference between the figures of the two halves of the
 # range (64-160 and 160-256 limbs) is printed, not gated: the halves hold different random limbs, and loops that
 # branch on the data (pentium4/aors_n.asm, divrem_1's quotient adjustment) take their branches differently. For every function both builds have a
 # figure for, the speed-up of one code over the other must match GMP's within 15 % too. Exit status: 0 when every
@@ -110,7 +111,11 @@ awk -F'\t' -v first_pad="${pad_list[0]}" -v strict="$strict" -v wanted="${ids[*]
       wide = spread > 0.05 && spread > 0.01 * mean
       off = err > 15 || err < -15
       st = off ? ((key in known) ? "open" : "FAIL") : ((key in known) ? "stale" : "ok")
-      if (wide) { st = "FAIL"; reason = sprintf("figure moves by %.3f cycles with the environment", spread) }
+      # A figure that moves with the layout fails, unless the loop is an open gap already (its reason says so).
+      if (wide) {
+        moved = sprintf("figure moves by %.3f cycles with the environment", spread)
+        if (key in known) { st = "open"; reason = reason " (" moved ")" } else { st = "FAIL"; reason = moved }
+      }
       if (st == "FAIL" || (st == "stale" && strict)) bad = 1
       printf "%s\t%s\t%.2f\t%s\t%+.0f %%\t%s\t%.3f\t%s\t%s\t%s\t%s\t%+.2f\n", k[1], k[2], v, f, err, st, spread, file[key], row[key], col[key], reason, halves[key]
     }
