@@ -79,7 +79,7 @@ void Core::reset(const CoreConfig& config) {
     bp_.reset(cfg_.btb_entries, cfg_.btb_ways, cfg_.rsb_entries);
     dtlb_.reset(cfg_.dtlb_entries);
     mem_.reset(cfg_);
-    fetch_bw_.reset(cfg_.deliver_width);
+    fetch_bw_.reset(cfg_.deliver_width, cfg_.deliver_period, cfg_.deliver_period_uops);
     alloc_bw_.reset(cfg_.alloc_width == 0 ? 1 : cfg_.alloc_width);
     retire_bw_.reset(cfg_.retire_width == 0 ? 1 : cfg_.retire_width);
     port0_.reset();

@@ -8,6 +8,8 @@
 //   [XT]   ExtremeTech's Prescott architecture article (32 store buffers, 8 outstanding L1 misses, dedicated
 //          integer multiplier, shifts on the fast ALUs);
 //   [XB]   X-bit labs' NetBurst article, page 16 (L2-to-L1 bandwidth);
+//   [AF]   Agner Fog, "The microarchitecture of Intel, AMD and VIA CPUs" (2020-03-08), section 5.2, "Trace cache
+//          delivery rate" (the P4E's measured throughput of 8/3 uops per cycle);
 //   [IL]   the InstLatX86 and MemLat dumps of InstLatx64/InstLatx64 (tests/fidelity/measured.tsv): Northwood
 //          F/2/9 (Pentium 4 2.80 GHz), Prescott F/4/1 (Celeron D 2.53 GHz) and F/4/3 (Pentium 4 3.20 GHz, 2 MB).
 // Values without a source are our assumptions and are marked so in the documentation.
@@ -41,6 +43,13 @@ void prescott(CoreConfig& c) {
     // entries are not bounded (A) (12 would make GMP's SSE2 popcount 9.5 c/l against 8; 16 or more, 9.0).
     c.fp_sched_entries = 0;
     c.tc_imm_bits = 17;        // [IL] F/4/1, F/4/3 #67 ADD r32, 0x8000 T 0.39, #68 0x10000 0.69 (CoreConfig)
+    // [AF] 5.2: "The throughput on P4E has been measured to exactly 8/3 or 2.667 uops per clock cycle"; 3 per
+    // cycle on the P4 (6 every two clocks). [IL] times streams of one single-uop instruction a little faster on
+    // Prescott, T 0.35-0.36 (NOP #0, MOV r32, r32 #22, ADD r32, r32 #72 on F/4/1, F/4/3, F/4/A, F/6/2: 2.8-2.9 a
+    // cycle) but slower than Northwood's 0.34 (F/2/9); GMP's Prescott loops (add_n, sub_n, rsh1aors_n: 2.3 uops a
+    // cycle) need the lower rate. Where the loss is taken is our assumption (doc/emulator-model.md, Front end).
+    c.deliver_period = 3;
+    c.deliver_period_uops = 8;
     // [IL] F/4/3 #488 PUSH r64 + POP r64 5, #36 MOV r32, [m32] + MOV [m32], r32 6.3, the SIMD pairs (#801, #882,
     // #997) 20: less the load (4; 12 for SIMD) and the store data (1; 7 through the FP move unit), 0 to 1.3 cycles
     // are left; half a cycle. (The read-modify-write chain, #80, 5.1, is as short as push + pop because its

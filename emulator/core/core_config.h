@@ -16,6 +16,10 @@ struct CoreConfig {
     unsigned tc_lines = 2048;        // 12K uops in lines of 6
     unsigned tc_ways = 8;
     unsigned deliver_width = 3;      // uops per cycle from the trace cache (6 per 2 clocks)
+    // A lower average delivery rate: deliver_period_uops uops in every deliver_period cycles (0: none), the last
+    // cycle of each period having the shortfall fewer slots (CycleSlots). Prescott: 8 in 3 (make_core_config).
+    unsigned deliver_period = 0;
+    unsigned deliver_period_uops = 0;
     // The widest immediate (Instruction::imm_bits, as a signed number) a uop keeps in its own trace-cache slot; a
     // wider one takes a second delivery slot. [IL] ADD r32, imm T: NW-F29 #66 0x4000 0.34, #67 0x8000 0.68, #68
     // 0x10000 0.68 (16 bits fit, 17 do not); PR-F41 and F/4/3 #67 0x8000 0.39, #68 0x10000 0.69, #69 0x20000 0.69

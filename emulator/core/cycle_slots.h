@@ -6,6 +6,10 @@
 //
 // Each thread moves through the stage in order, so it keeps a cursor; the shared table of cycle owners is only
 // consulted while both threads are active. Single-thread mode is therefore a counter.
+//
+// A stage may also have a lower average rate than `width` per cycle: `period_uops` uops in every `period` cycles
+// (Prescott's delivery, 8 in 3: CoreConfig::deliver_period). The last cycle of each period, counted from cycle 0,
+// then has the period's shortfall fewer slots.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +21,14 @@ namespace netburst::emu {
 
 class CycleSlots {
 public:
-    void reset(unsigned width) {
+    void reset(unsigned width, unsigned period = 0, unsigned period_uops = 0) {
         width_ = width;
+        period_ = 1;
+        short_ = 0;
+        if (period > 1 && period_uops != 0 && period_uops < width * period && width * period - period_uops < width) {
+            period_ = period;
+            short_ = width * period - period_uops;
+        }
         std::memset(ring_, 0, sizeof ring_);
         for (Cursor& c : cursor_) c = Cursor{};
     }
@@ -28,7 +38,7 @@ public:
     Cycle take(unsigned t, Cycle earliest, bool shared) {
         Cursor& c = cursor_[t];
         if (earliest < c.cycle) earliest = c.cycle;
-        if (earliest == c.cycle && c.used < width_) {
+        if (earliest == c.cycle && c.used < cap(earliest)) {
             ++c.used;
             if (shared) mark(earliest, t);
             return earliest;
@@ -47,7 +57,7 @@ public:
     Cycle take_own(unsigned t, Cycle earliest) {
         Cursor& c = cursor_[t];
         if (earliest <= c.cycle) {
-            if (c.used < width_) {
+            if (c.used < cap(c.cycle)) {
                 ++c.used;
                 return c.cycle;
             }
@@ -65,17 +75,29 @@ public:
         const Cycle first = take(t, earliest, shared);
         std::uint64_t rest = n - 1;
         Cursor& c = cursor_[t];
-        const std::uint64_t room = width_ - c.used;
+        const std::uint64_t room = cap(c.cycle) - c.used;
         if (rest <= room) {
             c.used += static_cast<unsigned>(rest);
             return first;
         }
         rest -= room;
-        const std::uint64_t cycles = (rest + width_ - 1) / width_;
-        const Cycle last = first + cycles * (shared ? 2 : 1);
-        c.cycle = last;
-        c.used = static_cast<unsigned>(rest - (cycles - 1) * width_);
-        return last;
+        const unsigned step = shared ? 2 : 1;
+        // Whole periods at once (a period of steps holds the same slots wherever it starts), then the tail.
+        Cycle cycle = c.cycle;
+        std::uint64_t span = 0;
+        for (unsigned k = 1; k <= period_; ++k) span += cap(cycle + k * step);
+        const std::uint64_t whole = (rest - 1) / span;
+        cycle += whole * period_ * step;
+        rest -= whole * span;
+        for (;;) {
+            cycle += step;
+            const unsigned slots = cap(cycle);
+            if (rest <= slots) break;
+            rest -= slots;
+        }
+        c.cycle = cycle;
+        c.used = static_cast<unsigned>(rest);
+        return cycle;
     }
 
     Cycle cursor(unsigned t) const { return cursor_[t].cycle; }
@@ -84,6 +106,10 @@ public:
     void hash_cursor(unsigned t, Hash* h) const {
         h->add_cycle(cursor_[t].cycle);
         h->add(to_ticks(cursor_[t].cycle) > h->reference() ? cursor_[t].used : 0);
+        if (short_ != 0) {  // where the short cycles fall: the period's phase, of the cursor and of the reference
+            h->add(cursor_[t].cycle % period_);
+            h->add((h->reference() / kTicksPerCycle) % period_);
+        }
     }
 
 private:
@@ -98,6 +124,10 @@ private:
         unsigned used = 0;
     };
 
+    // The slots of `cycle`: `width_`, less the period's shortfall in its last cycle.
+    unsigned cap(Cycle cycle) const {
+        return short_ != 0 && cycle % period_ == period_ - 1 ? width_ - short_ : width_;
+    }
     bool available(Cycle cycle, unsigned t) const {
         const Entry& e = ring_[cycle & (kRing - 1)];
         return e.used == 0 || e.cycle != cycle || e.owner == t;
@@ -111,6 +141,8 @@ private:
     }
 
     unsigned width_ = 3;
+    unsigned period_ = 1;  // cycles of a period (1: every cycle has `width_` slots)
+    unsigned short_ = 0;   // slots the last cycle of a period lacks
     Entry ring_[kRing];
     Cursor cursor_[2];
 };

@@ -15,6 +15,7 @@ tests_core_core_tests_SOURCES = \
 	tests/core/core_form_timing_test.cpp \
 	tests/core/core_x87_stack_test.cpp \
 	tests/core/core_tick_ring_test.cpp \
+	tests/core/core_cycle_slots_test.cpp \
 	tests/core/core_state_hash_test.cpp
 TESTS += tests/core/core_tests
 
