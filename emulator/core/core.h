@@ -239,6 +239,11 @@ private:
 
     // core_frontend.cpp
     void fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, EventSink* sink, Delivery* d);
+    // An immediate wider than a trace-cache slot holds takes a second delivery slot (CoreConfig::tc_imm_bits); a
+    // microcode-ROM instruction's uops come from the ROM, not from the line's slots.
+    bool takes_second_slot(const Instruction& insn, const UopPlan& plan) const {
+        return insn.imm_bits > cfg_.tc_imm_bits && !plan.from_rom;
+    }
     // Build mode after a trace-cache miss: the code fetch through the ITLB and the L2 (both tiers). Returns the
     // cycle decoding can start (timing tier).
     template <class Sink>

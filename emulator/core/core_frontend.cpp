@@ -60,7 +60,7 @@ void Core::fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan&
         mode = FrontMode::Deliver;
         // An immediate wider than a slot holds takes a second slot of the line, and of the three delivered a
         // cycle (CoreConfig::tc_imm_bits). Only delivery's bandwidth: a line's capacity is not changed.
-        if (insn.imm_bits > cfg_.tc_imm_bits && !plan.from_rom) earliest = fetch_bw_.take(t, earliest, smt_shared());
+        if (takes_second_slot(insn, plan)) earliest = fetch_bw_.take(t, earliest, smt_shared());
     } else {
         ++th.detail.tc_misses;
         earliest = build(th, t, insn, earliest, sink);

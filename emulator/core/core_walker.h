@@ -111,8 +111,8 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
     if constexpr (kTiming) {
         if constexpr (Shape::kSingle) {
             Cycle earliest = th.next_fetch;
-            // A wide immediate's second slot (CoreConfig::tc_imm_bits), as Core::fetch takes it.
-            if (insn.imm_bits > cfg_.tc_imm_bits) earliest = fetch_bw_.take_own(t, earliest);
+            // A wide immediate's second slot, as Core::fetch takes it.
+            if (takes_second_slot(insn, plan)) earliest = fetch_bw_.take_own(t, earliest);
             for (unsigned i = 0; i < n; ++i) {
                 d.cycle[i] = fetch_bw_.take_own(t, earliest);
                 queue_writes(th, d.cycle[i], core_walker::kFromDeliver, 1, sink);
@@ -240,8 +240,8 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 }
                 // The uop queue: allocation waits until the uop that many entries older in its queue has left
                 // it for its scheduler.
-                const bool to_memory = role == UopRole::Load || role == UopRole::StoreAddr;
-                const unsigned queue = to_memory ? 0 : 1;
+                const bool address = role == UopRole::Load || role == UopRole::StoreAddr;
+                const unsigned queue = address ? 0 : 1;  // the memory queue, or the general one
                 const std::uint64_t qseq = th.queue_seq[queue];
                 if (queue_limit[queue] != 0 && qseq >= queue_limit[queue])
                     a0 = max_cycle(a0, th.queue_free[queue][(qseq - queue_limit[queue]) & 63]);
@@ -262,7 +262,6 @@ __attribute__((always_inline)) inline void Core::walk(Thread& th, unsigned t, co
                 const Tick exec_min = to_ticks(enter + p.alloc_to_exec);
 
                 // --- Operands -------------------------------------------------------------------------------
-                const bool address = role == UopRole::Load || role == UopRole::StoreAddr;
                 ready = max_tick(address ? addr_ready : regs_ready, exec_min);
                 spec = max_tick(address ? addr_spec : regs_spec, exec_min);
                 if constexpr (Shape::kRegisterOp) {
