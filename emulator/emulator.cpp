@@ -15,7 +15,10 @@ void Emulator::reset(const EmulatorConfig& config) {
     timed_ = 0;
     thread_started_[0] = thread_started_[1] = false;
     thread_stopped_[0] = thread_stopped_[1] = false;
+    detail_ = false;
+    total_ = 0;
     update_tier();
+    if (config_.sampled_timing && !functional_) timed_all(true);
 }
 
 void Emulator::start_thread(unsigned thread, Cycle cycle) {
@@ -84,16 +87,72 @@ void Emulator::sync() {
 
 void Emulator::attach_pmu(Pmu* pmu) {
     sync();
-    pmu_active_ = pmu ? pmu : &pmu_;
+    Pmu* const next = pmu ? pmu : &pmu_;
+    if (config_.sampled_timing && next != pmu_active_) {
+        // The PMU that leaves keeps what it counted timed; the one that comes starts its stretch here.
+        if (!functional_) pmu_active_->sampled_timed(false);
+        next->sampled_resume(total_, aux_);
+        if (!functional_) next->sampled_timed(true);
+    }
+    pmu_active_ = next;
     update_tier();
 }
 
 void Emulator::attach_observers(Pmu* const* pmus, unsigned count) {
     sync();
+    if (config_.sampled_timing && !functional_)
+        for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_timed(false);
     num_observers_ = count < kMaxObservers ? count : kMaxObservers;
-    for (unsigned i = 0; i < num_observers_; ++i) observers_[i] = pmus[i];
+    for (unsigned i = 0; i < num_observers_; ++i) {
+        observers_[i] = pmus[i];
+        if (!config_.sampled_timing) continue;
+        observers_[i]->sampled_resume(total_, aux_);
+        if (!functional_) observers_[i]->sampled_timed(true);
+    }
     update_tier();
 }
+
+void Emulator::timed_all(bool begin) {
+    pmu_active_->sampled_timed(begin);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_timed(begin);
+}
+
+void Emulator::set_detail(bool detail) {
+    detail_ = detail;
+    update_tier();
+}
+
+void Emulator::unit(bool begin, std::uint64_t instructions) {
+    if (functional_) return;  // nothing needs cycles: there is nothing to measure
+    pmu_active_->sampled_unit(begin, instructions, aux_);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_unit(begin, instructions, aux_);
+}
+
+void Emulator::settle(std::uint64_t total, std::uint64_t syscalls, std::uint64_t interrupts) {
+    total_ = total;
+    if (!config_.sampled_timing) return;
+    // Counted as they happen in both tiers (memory_system.cpp), so no sync() is needed to read them.
+    const MemorySystem::Stats& m = core_.memory_stats();
+    aux_.v[0] = m.l2_read_misses;
+    aux_.v[1] = m.l2_write_misses;
+    aux_.v[2] = m.l1_load_misses;
+    aux_.v[3] = m.alias_conflicts;
+    aux_.v[4] = syscalls;
+    aux_.v[5] = interrupts;
+    pmu_active_->sampled_settle(total, functional_, aux_);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_settle(total, functional_, aux_);
+}
+
+bool Emulator::any_pmu(bool (Pmu::*question)() const) const {
+    if ((pmu_active_->*question)()) return true;
+    for (unsigned i = 0; i < num_observers_; ++i)
+        if ((observers_[i]->*question)()) return true;
+    return false;
+}
+
+bool Emulator::sampling_estimates() const { return config_.sampled_timing && any_pmu(&Pmu::has_estimates); }
+
+bool Emulator::wants_unit() const { return config_.sampled_timing && any_pmu(&Pmu::sampled_wants_unit); }
 
 void Emulator::close_all(Cycle cycle) {
     pmu_active_->close_until(cycle);
@@ -105,12 +164,9 @@ void Emulator::set_thread_active_all(unsigned thread, bool active, Cycle cycle) 
     for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->set_thread_active(thread, active, cycle);
 }
 
-bool Emulator::any_needs_timing() const {
-    if (pmu_active_->needs_timing()) return true;
-    for (unsigned i = 0; i < num_observers_; ++i)
-        if (observers_[i]->needs_timing()) return true;
-    return false;
-}
+bool Emulator::any_needs_exact_timing() const { return any_pmu(&Pmu::needs_exact_timing); }
+
+bool Emulator::any_needs_timing() const { return any_pmu(&Pmu::needs_timing); }
 
 void Emulator::drain(unsigned thread) {
     do {
@@ -121,16 +177,21 @@ void Emulator::drain(unsigned thread) {
 }
 
 void Emulator::update_tier() {
+    // --timing=sampled runs what the PMUs can estimate in the functional tier outside the front end's windows.
+    const bool needs = any_needs_timing() &&
+                       (!config_.sampled_timing || detail_ || any_needs_exact_timing());
     const bool functional =
-        !config_.force_timing && !config_.machine.emulated_clock && !interleaved_ && !any_needs_timing() && !counts_.nearly_full();
+        !config_.force_timing && !config_.machine.emulated_clock && !interleaved_ && !needs && !counts_.nearly_full();
     if (functional == functional_) return;
     if (functional) {
         // Time stops here: everything in flight retires and every record reaches the PMU, so the functional tier
         // starts (and the timing tier later resumes) from a drained machine, as after a serialising instruction.
         for (unsigned t = 0; t < 2; ++t)
             if (thread_started_[t] && !thread_stopped_[t]) drain(t);
+        if (config_.sampled_timing) timed_all(false);
     } else {
         sync();
+        if (config_.sampled_timing) timed_all(true);
     }
     functional_ = functional;
 }

@@ -28,6 +28,9 @@ struct EmulatorConfig : PmuConfig {
     // Every instruction in the timing tier, even while no counter needs it (comparisons, tests, cycle reports).
     // An emulated clock (EmulatedMachine::emulated_clock) needs it too: the clock reads cycles.
     bool force_timing = false;
+    // --timing=sampled (PmuConfig::sampled_timing): while the attached PMUs need the timing tier only for what
+    // they can estimate, instructions run in the functional tier except inside the windows the front end opens
+    // (set_detail). Its schedule is the front end's (it counts the program's instructions).
 };
 
 class Emulator {
@@ -95,6 +98,20 @@ public:
     MsrResult read_pmc(unsigned thread, std::uint32_t ecx, std::uint64_t* value);
     bool counter_unsupported(unsigned counter) const { return pmu_active_->counter_unsupported(counter); }
 
+    // --timing=sampled: the front end's schedule. set_detail: a window of the timing tier opens (warming, then a
+    // unit) or closes; unit: the window's measured unit starts, or ends after `instructions`; settle: `total`
+    // program instructions have run so far (before every MSR access, window change and PMU change, so that the
+    // functional ones are estimated at the rates they ran with); wants_unit: a counter that is estimated has no
+    // rate yet, so a window should open now.
+    void set_detail(bool detail);
+    void unit(bool begin, std::uint64_t instructions);
+    // syscalls, interrupts: the synthetic kernel paths the front end has run so far.
+    void settle(std::uint64_t total, std::uint64_t syscalls, std::uint64_t interrupts);
+    bool wants_unit() const;
+    // Whether an attached PMU has an estimated counter (its reads then bound PAPI's intervals).
+    bool sampling_estimates() const;
+    bool sampled() const { return config_.sampled_timing; }
+
     // Ends the run: closes every cycle so that the last reads are final.
     void finish();
 
@@ -147,7 +164,12 @@ private:
     }
     void close_all(Cycle cycle);
     void set_thread_active_all(unsigned thread, bool active, Cycle cycle);
+    // Whether the attached PMU or an observer answers yes.
+    bool any_pmu(bool (Pmu::*question)() const) const;
     bool any_needs_timing() const;
+    bool any_needs_exact_timing() const;
+    // --timing=sampled: the attached PMUs' timed stretches start or end with the tier.
+    void timed_all(bool begin);
 
     EmulatorConfig config_{};
     Core core_;
@@ -159,6 +181,9 @@ private:
     Outcome outcome_;
     FunctionalSink counts_;
     bool functional_ = false;
+    bool detail_ = false;        // --timing=sampled: inside a window of the timing tier
+    std::uint64_t total_ = 0;    // the front end's program instructions at the last settle()
+    SampleAux aux_{};            // and the functional tier's exact counts then (unit_regression.h)
     bool interleaved_ = false;  // next_thread() chose between two instruction streams
     std::uint64_t timed_ = 0;
     bool thread_started_[2] = {false, false};

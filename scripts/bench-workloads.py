@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The emulator's speed and memory against cachegrind on four workloads, pairwise.
 
-For each workload it runs, in turn and PAIRS times (T A B, T A B, ...):
-  T  netburst-run -e PAPI_TOT_INS -e PAPI_BR_MSP -e PAPI_L1_DCM -e PAPI_TOT_CYC   (the timing tier: cycles)
+For each workload it runs, in turn and PAIRS times (T S A B, T S A B, ...):
+  T  netburst-run -e PAPI_TOT_INS -e PAPI_BR_MSP -e PAPI_L1_DCM -e PAPI_TOT_CYC   (the exact timing tier: cycles)
+  S  the same with --timing=sampled                                               (the sampled tier, SMARTS)
   A  netburst-run -e PAPI_TOT_INS -e PAPI_BR_MSP -e PAPI_L1_DCM                   (the functional tier)
   B  valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes
-on the same binary and input, and prints the median wall-time ratios T/B and A/B, each run's peak resident memory
-(the process's maximum RSS from wait4, Valgrind and the tool together) with the median T/B memory ratio, and the
-timing model's memo hit rate when netburst-run reports one. Runs measured back to back keep the comparison fair on a
-machine whose speed drifts; the ratios are the figures, not the seconds.
+on the same binary and input, and prints the median wall-time ratios T/B, S/B and A/B, each run's peak resident
+memory (the process's maximum RSS from wait4, Valgrind and the tool together) with the median T/B memory ratio, for
+the sampled tier the fraction of instructions it ran timed and its PAPI_TOT_CYC against the exact tier's (with the
+half-width of its 99.7 % interval), and the timing model's memo hit rate when netburst-run reports one. Runs
+measured back to back keep the comparison fair on a machine whose speed drifts; the ratios are the figures, not the
+seconds.
 
 The workloads (doc/speed.md): examples/matmul.c (dense, 400x400 doubles, gcc -O2),
 scripts/bench/chase.c (a pointer chase over 8 MB: misses to memory), gzip -6 on a fixed text (branchy integer code)
@@ -23,47 +26,32 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from workloads import TOP, build_workloads, measure  # noqa: E402
+
 FUNCTIONAL = ["-e", "PAPI_TOT_INS", "-e", "PAPI_BR_MSP", "-e", "PAPI_L1_DCM"]
 TIMING = FUNCTIONAL + ["-e", "PAPI_TOT_CYC"]
+# Valgrind's verbosity 2 makes the tool print how many instructions ran in the timing tier.
+SAMPLED = ["--timing=sampled", "--valgrind-option=-v", "--valgrind-option=-v"] + TIMING
 
 
-def build_workloads(work):
-    """name -> (argv, stdin path or None), compiled or generated in `work`."""
-    def cc(source, name):
-        out = os.path.join(work, name)
-        subprocess.run(["gcc", "-O2", "-o", out, os.path.join(TOP, source)], check=True)
-        return out
-    text = os.path.join(work, "input.txt")
-    with open(text, "w") as f:  # fixed text: 30,000 numbered lines, about 1.3 MB
-        for i in range(30000):
-            f.write("%d %x line %d of the fixed input\n" % (i, i * 2654435761 % 2**32, i))
-    return {
-        "matmul": ([cc("examples/matmul.c", "matmul")], None),
-        "chase": ([cc("scripts/bench/chase.c", "chase"), "8", "2000000"], None),
-        "gzip": (["gzip", "-6", "-c"], text),
-        "syscalls": ([cc("scripts/bench/syscalls.c", "syscalls"), "100000"], None),
-    }
+def cycles(report):
+    """PAPI_TOT_CYC and its half-width (0 when exact) from netburst-run's text report."""
+    m = re.search(r"^\s*([0-9,]+)(?:\s+\u00b1\s+([0-9,]+))?[^\n]*PAPI_TOT_CYC", report, re.M)
+    if not m:
+        sys.exit("bench-workloads: no PAPI_TOT_CYC in:\n" + report[-2000:])
+    return int(m.group(1).replace(",", "")), int((m.group(2) or "0").replace(",", ""))
 
 
-def measure(argv, stdin):
-    """Wall seconds, peak RSS in KB, and stderr of one run (stdout discarded)."""
-    with open(stdin or os.devnull, "rb") as inp, tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        child = subprocess.Popen(argv, stdin=inp, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.monotonic() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        text = err.read().decode(errors="replace")
-    if child.returncode != 0:
-        sys.exit("bench-workloads: %s exited with %d:\n%s" % (" ".join(argv), child.returncode, text[-2000:]))
-    return seconds, usage.ru_maxrss, text
+def timed_fraction(report):
+    emulated = re.search(r"netburst: (\d+) guest instructions emulated", report)
+    timed = re.search(r"netburst: (\d+) instructions in the timing tier", report)
+    if not (emulated and timed):
+        return float("nan")
+    return int(timed.group(1)) / int(emulated.group(1))
 
 
 def main():
@@ -88,22 +76,30 @@ def main():
             sys.exit("bench-workloads: unknown workload %s (the workloads: %s)" % (name, ", ".join(workloads)))
         argv, stdin = workloads[name]
         t_argv, a_argv, b_argv = [run] + TIMING + ["--"] + argv, [run] + FUNCTIONAL + ["--"] + argv, cachegrind + argv
+        s_argv = [run] + SAMPLED + ["--"] + argv
         measure(b_argv, stdin)  # warm-up: the page cache, the dynamic loader's caches
-        tb, ab, mem, rss_t, rss_b, hits = [], [], [], [], [], []
+        tb, sb, ab, mem, rss_t, rss_s, rss_b, hits = [], [], [], [], [], [], [], []
         for i in range(o.pairs):
             t, mt, err = measure(t_argv, stdin)
+            sv, ms, serr = measure(s_argv, stdin)
             a, _, _ = measure(a_argv, stdin)
             b, mb, _ = measure(b_argv, stdin)
             tb.append(t / b)
+            sb.append(sv / b)
             ab.append(a / b)
             mem.append(mt / mb)
             rss_t.append(mt)
+            rss_s.append(ms)
             rss_b.append(mb)
             m = re.search(r"memo hit rate ([0-9.]+) ?%", err)
             if m:
                 hits.append(float(m.group(1)))
-            print("%-8s run %d: T %.2f s  A %.2f s  B %.2f s   T/B %.2f  A/B %.2f   RSS T %d MB  B %d MB" %
-                  (name, i + 1, t, a, b, t / b, a / b, mt // 1024, mb // 1024), flush=True)
+            print("%-8s run %d: T %.2f s  S %.2f s  A %.2f s  B %.2f s   T/B %.2f  S/B %.2f  A/B %.2f   "
+                  "RSS T %d MB  S %d MB  B %d MB" % (name, i + 1, t, sv, a, b, t / b, sv / b, a / b, mt // 1024,
+                                                    ms // 1024, mb // 1024), flush=True)
+        # The counts repeat run to run: the last pair's are the figures.
+        exact, _ = cycles(err)
+        estimate, half = cycles(serr)
         if o.probe:  # the probe hashes the whole timing state per block: far slower, so not timed
             _, _, err = measure([run, "--valgrind-option=--memo-probe=yes"] + TIMING + ["--"] + argv, stdin)
             m = re.search(r"memo probe: .*", err)
@@ -111,14 +107,18 @@ def main():
             m = re.search(r"memo hit rate ([0-9.]+) ?%", err)
             if m:
                 hits.append(float(m.group(1)))
-        rows.append((name, statistics.median(tb), statistics.median(ab), max(rss_t) // 1024, max(rss_b) // 1024,
-                     statistics.median(mem), "%.1f %%" % statistics.median(hits) if hits else "-"))
+        rows.append((name, statistics.median(tb), statistics.median(sb), statistics.median(ab),
+                     100.0 * timed_fraction(serr), 100.0 * (estimate - exact) / exact, 100.0 * half / exact,
+                     max(rss_t) // 1024, max(rss_s) // 1024, max(rss_b) // 1024, statistics.median(mem),
+                     "%.1f %%" % statistics.median(hits) if hits else "-"))
     print()
-    print("| workload | timing tier T/B | functional tier A/B | peak RSS T (MB) | peak RSS B (MB) | memory T/B | "
-          "memo hit rate |")
-    print("|---|---|---|---|---|---|---|")
+    print("| workload | exact tier T/B | sampled tier S/B | functional tier A/B | sampled: timed instructions per "
+          "program instruction (kernel paths included) | sampled: cycles "
+          "against exact | sampled: 99.7 % interval | peak RSS T (MB) | peak RSS S (MB) | peak RSS B (MB) | "
+          "memory T/B | memo hit rate |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print("| %s | %.2f | %.2f | %d | %d | %.2f | %s |" % r)
+        print("| %s | %.2f | %.2f | %.2f | %.1f %% | %+.2f %% | ± %.2f %% | %d | %d | %d | %.2f | %s |" % r)
     print("\nmedians of %d runs each; scripts/bench-workloads.py -n %d" % (o.pairs, o.pairs))
 
 

@@ -9,6 +9,8 @@ libnetburst_emu_a_SOURCES += \
 	emulator/pmu/cycle_buckets.h emulator/pmu/cycle_buckets.cpp \
 	emulator/pmu/activity.h emulator/pmu/activity.cpp \
 	emulator/pmu/pmi.h emulator/pmu/pmi.cpp \
+	emulator/pmu/sampled_counters.h emulator/pmu/sampled_counters.cpp \
+	emulator/pmu/unit_regression.h emulator/pmu/unit_regression.cpp \
 	emulator/pmu/pebs.h emulator/pmu/pebs.cpp \
 	emulator/pmu/memory_window.h emulator/pmu/memory_window.cpp \
 	emulator/pmu/record_ring.h

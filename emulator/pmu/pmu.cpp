@@ -35,6 +35,7 @@ void Pmu::reset(const PmuConfig& config) {
     regs_.reset(config.machine.model, config.pebs_available);
     facts_.load();
     for (CounterState& c : counters_) c = CounterState{};
+    sampled_.reset();
     std::memset(cap_, 0, sizeof cap_);
     core_routes_.clear();
     own_routes_.clear();
@@ -59,6 +60,8 @@ MsrResult Pmu::write_msr(unsigned thread, std::uint32_t msr, std::uint64_t value
     case MsrKind::Counter: {
         CounterState& c = counters_[ref.index];
         c.value = value;
+        sampled_.written(ref.index, value);
+        sampled_.accessed();
         // Software wrote the value: from now on it means only what the current selection counts.
         c.tainted = c.unsupported;
         // A PEBS counter reloaded by software starts a new sampling period.
@@ -95,7 +98,8 @@ MsrResult Pmu::read_msr(unsigned thread, std::uint32_t msr, std::uint64_t* value
     close_until(now);
     MsrRef ref;
     if (!regs_.lookup(msr, &ref)) return MsrResult::GeneralProtection;
-    *value = ref.kind == MsrKind::Counter ? counters_[ref.index].value : regs_.load(ref, thread);
+    if (ref.kind == MsrKind::Counter) sampled_.accessed();
+    *value = ref.kind == MsrKind::Counter ? software_value(ref.index) : regs_.load(ref, thread);
     return MsrResult::Ok;
 }
 
@@ -103,7 +107,8 @@ MsrResult Pmu::read_pmc(unsigned, std::uint32_t ecx, std::uint64_t* value, Cycle
     close_until(now);
     const unsigned index = ecx & 0x1Fu;
     if (index >= kNumCounters) return MsrResult::GeneralProtection;
-    const std::uint64_t v = counters_[index].value;
+    sampled_.accessed();
+    const std::uint64_t v = software_value(index);
     *value = (ecx >> 31) & 1u ? (v & 0xFFFFFFFFu) : v;
     return MsrResult::Ok;
 }

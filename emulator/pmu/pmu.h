@@ -17,6 +17,7 @@
 #include "emulator/pmu/record_ring.h"
 #include "emulator/pmu/register_file.h"
 #include "emulator/pmu/routing.h"
+#include "emulator/pmu/sampled_counters.h"
 #include "emulator/pmu/table_facts.h"
 #include "emulator/pmu/tagging.h"
 
@@ -49,6 +50,28 @@ public:
     // selects MOB replays. Otherwise every enabled counter counts only functional pairs and plain adds, and the
     // emulator may feed the PMU with absorb() instead of consume().
     bool needs_timing() const { return needs_timing_; }
+    // The part of needs_timing() that --timing=sampled cannot estimate: overflow machinery (a PMI or PEBS record
+    // is raised at one cycle or on one uop), Cascade, and MOB replay tagging. While it holds, every instruction
+    // runs timed and every counter is exact.
+    bool needs_exact_timing() const { return needs_exact_timing_; }
+
+    // --timing=sampled (sampled_counters.h; the front end runs the schedule). `total` is the front end's count of
+    // program instructions, `aux` the functional tier's exact counts (unit_regression.h). settle: the instructions
+    // since the last settle ran in the functional tier, or not;
+    // resume: the PMU is attached again after other threads ran; timed: the timing tier starts, or has ended and
+    // drained; unit: a measured unit starts, or ends after `instructions`.
+    void sampled_settle(std::uint64_t total, bool functional, const SampleAux& aux) {
+        sampled_.settle(total, functional, aux);
+    }
+    void sampled_resume(std::uint64_t total, const SampleAux& aux) { sampled_.resume(total, aux); }
+    void sampled_timed(bool begin);
+    void sampled_unit(bool begin, std::uint64_t instructions, const SampleAux& aux);
+    bool sampled_wants_unit() const { return sampled_.wants_unit(); }
+    bool has_estimates() const { return sampled_.any_estimated(); }
+    // Whether counter n's value since software last wrote it includes estimated instructions, and the half-width
+    // of its 99.7 % confidence interval.
+    bool counter_estimated(unsigned n) const { return n < kNumCounters && sampled_.sampled(n); }
+    std::uint64_t counter_half_width(unsigned n) const { return n < kNumCounters ? sampled_.half_width(n) : 0; }
     // The functional tier's feed: adds what the core counted (since the last absorb, for the instructions run
     // since then) to the counters that count it, as consume() would have from the same instructions' Outcomes.
     // Counters keep their 40-bit wrap and set their sticky OVF flag. Only valid while !needs_timing().
@@ -72,6 +95,10 @@ public:
     // Counter n's value as the feed left it, without closing cycles: exact for a plain counter after each
     // consume(), which is how a sampling front end attributes a counter's increments to instructions.
     std::uint64_t counter_value(unsigned n) const { return counters_[n % kNumCounters].value; }
+    // What software reads from counter n: its register, or its estimate under --timing=sampled.
+    std::uint64_t software_value(unsigned n) const {
+        return sampled_.estimated(n) ? sampled_.value(n, counters_[n].value) : counters_[n].value;
+    }
 
 private:
     // All state is fixed-size members (no allocation). How the parts fit: doc/emulator-pmu.md.
@@ -155,6 +182,9 @@ private:
 
     // pmu_functional.cpp
     void update_needs_timing();
+    // --timing=sampled: tells sampled_ which counters are estimated after a change of the registers.
+    void refresh_sampled();
+    void raw_values(std::uint64_t* out) const;
     void absorb_add(unsigned n, std::uint64_t count);
     void absorb_own(EventId event, unsigned bit, unsigned q, std::uint64_t count);
     void absorb_retirement(const FunctionalSink& counts, unsigned q);
@@ -202,6 +232,8 @@ private:
     const Outcome* feeding_ = nullptr;
     UopKind feeding_kind_ = UopKind::Other;
     bool needs_timing_ = false;
+    bool needs_exact_timing_ = false;
+    SampledCounters sampled_;
 };
 
 }  // namespace netburst::emu

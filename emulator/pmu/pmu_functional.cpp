@@ -14,19 +14,56 @@
 namespace netburst::emu {
 
 void Pmu::update_needs_timing() {
-    bool need = regs_.pebs_enabled(0) || regs_.pebs_enabled(1) ||        // a PEBS record samples one uop
-                (tags_.replay && (tags_.replay_causes & kReplayMob)) ||  // MOB replays depend on what is in flight
-                pmi_.waiting(0) || pmi_.waiting(1);                      // a PMI waits for its return address
-    for (unsigned n = 0; n < kNumCounters && !need; ++n) {
+    bool exact = regs_.pebs_enabled(0) || regs_.pebs_enabled(1) ||        // a PEBS record samples one uop
+                 (tags_.replay && (tags_.replay_causes & kReplayMob)) ||  // MOB replays depend on what is in flight
+                 pmi_.waiting(0) || pmi_.waiting(1);                      // a PMI waits for its return address
+    bool need = exact;
+    for (unsigned n = 0; n < kNumCounters && !exact; ++n) {
         // A Cascade bit arms a start at another counter's overflow, whether or not this counter counts yet.
-        if (decode_cccr(regs_.cccr(n)).cascade) need = true;
+        if (decode_cccr(regs_.cccr(n)).cascade) exact = true;
         if (!((counting_ >> n) & 1u)) continue;
         const CounterState& c = counters_[n];
-        if (c.mode == Mode::PerCycle || c.timing || c.force_ovf || c.pmi_t0 || c.pmi_t1 || c.pmi_pending ||
-            c.pebs || c.pebs_armed)
-            need = true;
+        if (c.force_ovf || c.pmi_t0 || c.pmi_t1 || c.pmi_pending || c.pebs || c.pebs_armed) exact = true;
+        if (c.mode == Mode::PerCycle || c.timing) need = true;
     }
-    needs_timing_ = need;
+    needs_exact_timing_ = exact;
+    needs_timing_ = need || exact;
+    refresh_sampled();
+}
+
+// A counter is estimated while it counts a selection that needs the timing tier on its own (a timing-dependent
+// pair, or evaluation every cycle); its rates belong to the selection, the CCCR and ESCR bits that choose what it
+// counts (the enable bit and OVF aside, so that stopping and starting keeps them).
+void Pmu::refresh_sampled() {
+    if (!config_.sampled_timing) return;
+    for (unsigned n = 0; n < kNumCounters; ++n) {
+        CounterState& c = counters_[n];
+        const bool counting = ((counting_ >> n) & 1u) != 0;
+        const bool estimated = counting ? (c.mode == Mode::PerCycle || c.timing) : sampled_.estimated(n);
+        const std::uint64_t cccr = regs_.cccr(n) & ~((std::uint64_t{1} << kCccrEnableBit) |
+                                                     (std::uint64_t{1} << kCccrOvfBit));
+        const EscrId escr = escr_for_cccr_select(n, decode_cccr(regs_.cccr(n)).escr_select, config_.machine.model);
+        const std::uint64_t escr_value = escr == EscrId::None ? 0 : regs_.escr(escr_index(escr));
+        const std::uint64_t key = cccr ^ (escr_value << 20) ^ (escr_value >> 44);
+        c.value = sampled_.program(n, estimated, counting, key, c.value);
+    }
+}
+
+void Pmu::raw_values(std::uint64_t* out) const {
+    for (unsigned n = 0; n < kNumCounters; ++n) out[n] = counters_[n].value;
+}
+
+void Pmu::sampled_timed(bool begin) {
+    std::uint64_t raw[kNumCounters];
+    raw_values(raw);
+    sampled_.timed(begin, raw);
+}
+
+void Pmu::sampled_unit(bool begin, std::uint64_t instructions, const SampleAux& aux) {
+    std::uint64_t raw[kNumCounters];
+    raw_values(raw);
+    if (begin) sampled_.unit_begin(raw, aux);
+    else sampled_.unit_end(raw, instructions, aux);
 }
 
 // `count` increments of plain counter n: the 40-bit wrap sets OVF (sticky, as in count_slow()).

@@ -29,6 +29,8 @@ struct PmuConfig {
     EmulatedMachine machine;
     bool pebs_available = true;     // IA32_MISC_ENABLE bit 12 clear
     bool long_mode = true;          // DS save area and PEBS records in the 64-bit layout (else 32-bit)
+    // --timing=sampled: cycle-driven counters read estimates (sampled_counters.h) while the functional tier runs.
+    bool sampled_timing = false;
 };
 
 // A performance-monitoring interrupt as the model raised it.

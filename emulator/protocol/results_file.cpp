@@ -12,6 +12,13 @@ void copy_text(const char* text, std::size_t size, char* out, std::size_t capaci
     out[n] = 0;
 }
 
+// The event line of `index` read so far; nullptr when none precedes.
+EventResult* find_event(ProcessResults* r, std::uint64_t index) {
+    for (unsigned i = 0; i < r->num_events; ++i)
+        if (r->events[i].index == index) return &r->events[i];
+    return nullptr;
+}
+
 }  // namespace
 
 std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t capacity) {
@@ -31,9 +38,11 @@ std::size_t format_results(const ProcessResults& r, char* buffer, std::size_t ca
         if (r.missing.first_symbol[0]) w.ch(' ').str(r.missing.first_symbol);
         w.ch('\n');
     }
-    for (unsigned i = 0; i < r.num_events; ++i)
-        w.str("event ").dec(r.events[i].index).ch(' ').dec(r.events[i].value).ch(' ')
-            .dec(r.events[i].unsupported ? 1 : 0).ch('\n');
+    for (unsigned i = 0; i < r.num_events; ++i) {
+        const EventResult& e = r.events[i];
+        w.str("event ").dec(e.index).ch(' ').dec(e.value).ch(' ').dec(e.unsupported ? 1 : 0).ch('\n');
+        if (e.estimated) w.str("estimate ").dec(e.index).ch(' ').dec(e.half_width).ch('\n');
+    }
     return w.finish();
 }
 
@@ -63,6 +72,12 @@ const char* parse_results(const char* text, std::size_t length, ProcessResults* 
                 return "expected 'event INDEX VALUE 0|1'";
             if (out->num_events == ProcessResults::kMaxEvents) return "too many events";
             out->events[out->num_events++] = EventResult{static_cast<std::uint32_t>(a), b, c == 1};
+        } else if (equal_word(w, n, "estimate")) {
+            if (!s.number(&a) || !s.number(&b)) return "expected 'estimate INDEX HALF_WIDTH'";
+            EventResult* e = find_event(out, a);
+            if (!e) return "an estimate for an event without an event line before it";
+            e->estimated = true;
+            e->half_width = b;
         } else {
             std::uint64_t* field = nullptr;
             if (equal_word(w, n, "pid")) field = &out->pid;

@@ -12,6 +12,9 @@
 //   missing N                   instructions the emulated model does not have that ran (optional, default 0)
 //   missing_first PC EXT [SYM]  the first of them: its address, extension (guest_isa.h) and function, when known
 //   event INDEX VALUE 0|1       1: unsupported (VALUE is then meaningless)
+//   estimate INDEX HALF_WIDTH   (optional, after its event line) VALUE is --timing=sampled's estimate, and the
+//                               exact count lies within VALUE +- HALF_WIDTH with 99.7 % confidence;
+//                               kUnboundedHalfWidth: the sample does not bound it
 //
 // Freestanding: the tool writes it, netburst-run reads it.
 #pragma once
@@ -21,10 +24,17 @@
 
 namespace netburst::emu::vg {
 
+// The half-width of an estimate the sample cannot bound (too few events in its units: sampled_counters.h).
+constexpr std::uint64_t kUnboundedHalfWidth = ~std::uint64_t{0};
+
 struct EventResult {
     std::uint32_t index = 0;
     std::uint64_t value = 0;
     bool unsupported = false;
+    // --timing=sampled: value is an estimate (a cycle-driven event), with the half-width of its 99.7 % confidence
+    // interval.
+    bool estimated = false;
+    std::uint64_t half_width = 0;
 };
 
 // Instructions of an extension the emulated model does not have (SSSE3, AVX...; guest_isa.h) that the program

@@ -229,7 +229,8 @@ bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, Lau
     std::vector<std::string> args = {launch.valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model)};
     args.insert(args.end(), run.tool_args.begin(), run.tool_args.end());
     args.insert(args.end(), {"--kernel-model=" + yes_no(o.kernel_model), "--timer-tick=" + std::to_string(o.timer_tick),
-                             "--trace-children=" + yes_no(o.children), "--results=" + dir->path()});
+                             std::string("--timing=") + timing_name(o.timing), "--trace-children=" + yes_no(o.children),
+                             "--results=" + dir->path()});
     if (run.program) {
         auto program_file = write_event_program(*run.program, dir->path());
         if (!program_file) {

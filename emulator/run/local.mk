@@ -1,13 +1,14 @@
 # netburst-run (included from emulator/local.mk): the launcher that runs a program under the netburst Valgrind
 # tool, with the events placed by the allocator. It finds the tool next to itself in the build tree, or in
-# pkglibdir/valgrind once installed. The event planning and the report are a library: the integration tests
-# make their event programs with it.
+# pkglibdir/valgrind once installed. The event planning, the report and the shared options are a library: the
+# integration tests make their event programs with it, and the unit tests parse options with it.
 noinst_LIBRARIES += libnetburst_run.a
 libnetburst_run_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 libnetburst_run_a_CXXFLAGS = $(AM_CXXFLAGS) $(JSON_CFLAGS)
 libnetburst_run_a_SOURCES = \
 	emulator/run/event_plan.h emulator/run/event_plan.cpp \
 	emulator/run/report.h emulator/run/report.cpp \
+	emulator/run/run_options.h emulator/run/run_options.cpp \
 	emulator/run/output_pattern.h emulator/run/output_pattern.cpp \
 	emulator/run/progress.h emulator/run/progress.cpp \
 	emulator/run/merge_input.h emulator/run/merge_input.cpp \
@@ -31,7 +32,6 @@ netburst_run_SOURCES = \
 	emulator/run/main.cpp \
 	emulator/run/merge_main.h emulator/run/merge_main.cpp \
 	emulator/run/record_main.h emulator/run/record_main.cpp \
-	emulator/run/run_options.h emulator/run/run_options.cpp \
 	emulator/run/launch.h emulator/run/launch.cpp \
 	emulator/run/cpu_view.h emulator/run/cpu_view.cpp
 

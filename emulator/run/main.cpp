@@ -16,6 +16,7 @@
 #include "emulator/run/output_pattern.h"
 #include "emulator/run/record_main.h"
 #include "emulator/run/report.h"
+#include "emulator/pmi_skid.h"  // NB_STRINGIFY_VALUE
 #include "emulator/protocol/tool_options.h"
 #include "table/cpu_model.h"
 
@@ -51,6 +52,17 @@ const char* kUsage =
     "                       CPU-time timers (setitimer ITIMER_PROF and ITIMER_VIRTUAL: PAPI's multiplexing)\n"
     "                       expire on its cycles (every instruction is then timed). Default --clock=host:\n"
     "                       the host's clock and timers\n"
+    "      --timing=sampled time a sample of the program in the cycle-exact tier: every "
+    NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_PERIOD) " instructions,\n"
+    "                       " NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_WARM) " of warming and a measured unit of "
+    NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_UNIT) ", and the first " NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_HEAD)
+    " after each read or write of a\n"
+    "                       counter, so that PAPI's short intervals are exact (--valgrind-option=\n"
+    "                       --sample-period=N, --sample-warm=N, --sample-unit=N, --sample-head=N change them).\n"
+    "                       Architectural events (instructions, branches, misses...) stay exact; cycle-driven\n"
+    "                       ones (cycles, stalls, replays...) are estimates with a 99.7 % confidence interval.\n"
+    "                       Not with --clock=emulated yet. Default --timing=exact: every instruction is timed\n"
+    "                       while a counter needs cycles\n"
     "      --cpu-view=host  the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu. Default\n"
     "                       --cpu-view=emulated: the emulated Pentium 4's (model, clock, flags, caches, --ht)\n"
     "      --no-children    do not follow exec'd programs (they then run natively and are not counted)\n"
@@ -125,6 +137,7 @@ Options parse_options(int argc, char** argv) {
                                    {"merge", no_argument, nullptr, kMerge}, {"clock", required_argument, nullptr, kClock}},
                                   take, &o.tool);
     if (o.command.empty()) usage_error(kName, o.merge ? "no reports to merge" : "no program to run");
+    if (const char* conflict = timing_conflict(o.tool.timing, o.emulated_clock)) usage_error(kName, conflict);
     return o;
 }
 
@@ -197,6 +210,7 @@ int main(int argc, char** argv) {
     run.cpu_wide = o.cpu_wide;
     run.kernel_model = o.tool.kernel_model;
     run.timer_tick = o.tool.kernel_model ? o.tool.timer_tick : 0;
+    run.sampled_timing = o.tool.timing == Timing::kSampled;
     run.signaled = ran.signaled;
     run.status = ran.status;
     const PatternContext context = process_pattern_context(ran.pid);

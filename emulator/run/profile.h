@@ -36,6 +36,9 @@ struct SampledEvent {
     DataSource data_source;
     std::uint64_t exact_total = 0;  // the event's count over the whole run (all processes)
     bool exact_unsupported = false;
+    // --timing=sampled: exact_total is an estimate, within +- total_half_width with 99.7 % confidence.
+    bool total_estimated = false;
+    std::uint64_t total_half_width = 0;
     bool callchain = false;      // -g: every sample has its call chain (PERF_SAMPLE_CALLCHAIN)
 };
 

@@ -69,6 +69,8 @@ const char* kUsage =
     "      --timer-tick N   with the kernel model, a timer interrupt every N instructions (default 8000000; 0: none)\n"
     "      --cpu-view=host  the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu, not the\n"
     "                       emulated Pentium 4's\n"
+    "      --timing=sampled time a sample of the program in the cycle-exact tier; cycle-driven counts are then\n"
+    "                       estimates with a 99.7 % confidence interval (netburst-run --help). Default: exact\n"
     "      --no-children    do not follow exec'd programs\n"
     "      --no-progress    no progress line\n"
     "  -q, --quiet          no summary line\n"
@@ -165,7 +167,11 @@ std::string samples_of(const SampledEvent& e, std::uint64_t samples) {
 }
 
 std::string exact_count(const SampledEvent& e) {
-    return "exact count " + (e.exact_unsupported ? std::string("unsupported") : commas(e.exact_total));
+    if (e.exact_unsupported) return "exact count unsupported";
+    if (e.total_estimated)
+        return "estimated count " + commas(e.exact_total) + " " +
+               format_interval(static_cast<std::int64_t>(e.exact_total), e.total_half_width);
+    return "exact count " + commas(e.exact_total);
 }
 
 // How many samples each event got (Profile::events' order).
@@ -257,6 +263,8 @@ int record_main(int argc, char** argv) {
     for (std::size_t i = 0; i < profile.events.size(); ++i) {
         profile.events[i].exact_total = i < totals->values.size() ? totals->values[i] : 0;
         profile.events[i].exact_unsupported = i < totals->unsupported.size() && totals->unsupported[i];
+        profile.events[i].total_estimated = i < totals->estimated.size() && totals->estimated[i];
+        profile.events[i].total_half_width = i < totals->half_widths.size() ? totals->half_widths[i] : 0;
     }
     profile.machine = so.machine;
     profile.command = o.command;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,12 +41,114 @@ std::string signal_name(int sig) {
     return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
 }
 
+// Adds one process image's event values to the totals, and each estimate's half-width to `estimates` (per program
+// event); false when an event's index is outside the program.
+bool add_events(const vg::ProcessResults& r, RunTotals* t, std::vector<std::vector<std::uint64_t>>* estimates) {
+    for (unsigned i = 0; i < r.num_events; ++i) {
+        const vg::EventResult& e = r.events[i];
+        if (e.index >= t->values.size()) return false;
+        t->values[e.index] += e.value;
+        if (e.unsupported) t->unsupported[e.index] = true;
+        if (e.estimated) {
+            t->estimated[e.index] = true;
+            (*estimates)[e.index].push_back(e.half_width);
+        }
+    }
+    return true;
+}
+
+// What a user event's value adds up of its terms (combine_terms): all of them for Add and Sub, else the first.
+std::size_t contributing_terms(const UserEvent& u, std::size_t terms) {
+    const bool all = u.derivation == PresetDerivation::Add || u.derivation == PresetDerivation::Sub;
+    return all ? terms : std::min<std::size_t>(terms, 1);
+}
+
+// The program events that read a user event's terms on one logical processor, in the order of its terms.
+struct Terms {
+    std::vector<std::uint64_t> values, half_widths;
+    std::vector<bool> estimated;
+    bool unsupported = false;
+};
+Terms terms_on(const EventPlan& plan, const RunTotals& totals, const UserEvent& u, unsigned lp) {
+    Terms t;
+    for (std::size_t request : u.terms) {
+        for (std::size_t k = 0; k < plan.program_request.size(); ++k) {
+            if (plan.program_request[k] != request || plan.program.events[k].lp != lp) continue;
+            t.values.push_back(totals.values[k]);
+            t.half_widths.push_back(totals.half_widths[k]);
+            t.estimated.push_back(totals.estimated[k]);
+            if (totals.unsupported[k]) t.unsupported = true;
+        }
+    }
+    return t;
+}
+
+// Columns on a terminal: UTF-8 continuation bytes take none (the interval's plus-minus sign is two bytes).
+std::size_t display_width(const std::string& text) {
+    auto takes_a_column = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), takes_a_column));
+}
+
+bool shows_value(const EventValue& e) { return !e.unsupported && !e.not_counted; }
+
+// The event lines of the text report: the count right-aligned, then (when any event is an estimate) the intervals
+// in a column of their own, then the event and its natives.
+std::string event_lines(const RunDescription& run, const std::vector<EventValue>& events, unsigned pmus) {
+    std::size_t interval_width = 0;
+    for (const EventValue& e : events)
+        if (e.estimated && shows_value(e))
+            interval_width = std::max(interval_width, display_width(format_interval(e.value, e.half_width)));
+    std::ostringstream o;
+    for (const EventValue& e : events) {
+        char line[512];
+        const std::string value = e.not_counted ? "not counted" : e.unsupported ? "unsupported" : with_commas(e.value);
+        std::string interval = e.estimated && shows_value(e) ? format_interval(e.value, e.half_width) : "";
+        if (interval_width != 0)
+            interval = " " + interval + std::string(interval_width - display_width(interval), ' ');
+        std::string what = join(e.natives, " + ");
+        if (e.natives.size() == 1 && e.natives[0] == e.name) what.clear();
+        if (pmus > 1) what = "[PMU " + std::to_string(e.pmu) + "] " + what;
+        std::snprintf(line, sizeof line, "  %20s%s   %-22s %s\n", value.c_str(), interval.c_str(), e.name.c_str(),
+                      what.c_str());
+        o << line;
+        if (run.machine.hyper_threading && shows_value(e))
+            for (std::size_t lp = 0; lp < e.per_processor.size(); ++lp)
+                o << "  " << std::string(20 - std::min<std::size_t>(20, with_commas(e.per_processor[lp]).size()), ' ')
+                  << with_commas(e.per_processor[lp]) << "     on logical processor " << lp << "\n";
+    }
+    return o.str();
+}
+
 }  // namespace
+
+std::uint64_t combine_in_quadrature(const std::vector<std::uint64_t>& half_widths) {
+    // long double holds the square of any half-width below 2^32 exactly, so one part comes back unchanged.
+    long double squares = 0;
+    for (std::uint64_t h : half_widths) {
+        if (h == vg::kUnboundedHalfWidth) return h;  // one part unbounded: the sum is too
+        squares += static_cast<long double>(h) * static_cast<long double>(h);
+    }
+    return static_cast<std::uint64_t>(std::ceil(std::sqrt(squares)));
+}
+
+std::string format_interval(std::int64_t value, std::uint64_t half_width) {
+    if (half_width == vg::kUnboundedHalfWidth) return "\u00b1 ? (too rare in the sampled units to bound: --timing=exact)";
+    std::string text = "\u00b1 " + with_commas(static_cast<std::int64_t>(half_width)) + " (";
+    if (value != 0) {
+        char relative[32];
+        std::snprintf(relative, sizeof relative, "%.1f %%, ",
+                      100.0 * static_cast<double>(half_width) / std::abs(static_cast<double>(value)));
+        text += relative;
+    }
+    return text + "99.7 %)";
+}
 
 Result<RunTotals> read_results(const std::string& dir, std::size_t program_events) {
     RunTotals t;
     t.values.assign(program_events, 0);
     t.unsupported.assign(program_events, false);
+    t.estimated.assign(program_events, false);
+    std::vector<std::vector<std::uint64_t>> estimates(program_events);  // each process's half-width
     DIR* d = opendir(dir.c_str());
     if (!d) return make_error(ErrorCode::System, dir + ": cannot be read");
     std::set<std::uint64_t> pids;
@@ -76,14 +180,10 @@ Result<RunTotals> read_results(const std::string& dir, std::size_t program_event
             t.missing_first_symbol = r.missing.first_symbol;
         }
         t.missing += r.missing.count;
-        for (unsigned i = 0; i < r.num_events; ++i) {
-            const vg::EventResult& e = r.events[i];
-            if (e.index >= program_events) return make_error(ErrorCode::System, path + ": unknown event index");
-            t.values[e.index] += e.value;
-            if (e.unsupported) t.unsupported[e.index] = true;
-        }
+        if (!add_events(r, &t, &estimates)) return make_error(ErrorCode::System, path + ": unknown event index");
     }
     t.processes = static_cast<unsigned>(pids.size());
+    for (const std::vector<std::uint64_t>& parts : estimates) t.half_widths.push_back(combine_in_quadrature(parts));
     return t;
 }
 
@@ -96,16 +196,18 @@ std::vector<EventValue> event_values(const EventPlan& plan, const RunTotals& tot
         v.pmu = u.pmu;
         v.not_counted = totals.pmu_taken && u.pmu == 0;  // the program reaches only PMU 0
         for (unsigned lp = 0; lp < lps; ++lp) {
-            std::vector<std::uint64_t> terms;
-            for (std::size_t request : u.terms) {
-                for (std::size_t k = 0; k < plan.program_request.size(); ++k) {
-                    if (plan.program_request[k] != request || plan.program.events[k].lp != lp) continue;
-                    terms.push_back(totals.values[k]);
-                    if (totals.unsupported[k]) v.unsupported = true;
-                }
-            }
-            v.per_processor.push_back(combine_terms(u, terms));
+            const Terms terms = terms_on(plan, totals, u, lp);
+            if (terms.unsupported) v.unsupported = true;
+            v.per_processor.push_back(combine_terms(u, terms.values));
             v.value += v.per_processor.back();
+            // The terms, and both logical processors, are measured in the same sampled units, so their errors may
+            // be correlated: their half-widths add, a bound whatever the correlation.
+            for (std::size_t i = 0; i < contributing_terms(u, terms.values.size()); ++i) {
+                v.estimated = v.estimated || terms.estimated[i];
+                const bool unbounded = terms.half_widths[i] == vg::kUnboundedHalfWidth ||
+                                       v.half_width == vg::kUnboundedHalfWidth;
+                v.half_width = unbounded ? vg::kUnboundedHalfWidth : v.half_width + terms.half_widths[i];
+            }
         }
         out.push_back(std::move(v));
     }
@@ -134,20 +236,7 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
     if (pmus > 1)
         o << " (the events need " << pmus
           << " PMUs: PMU 0 is the one the program sees, the others watch the same core)\n";
-    o << "\n";
-    for (const EventValue& e : events) {
-        char line[512];
-        const std::string value = e.not_counted ? "not counted" : e.unsupported ? "unsupported" : with_commas(e.value);
-        std::string what = join(e.natives, " + ");
-        if (e.natives.size() == 1 && e.natives[0] == e.name) what.clear();
-        if (pmus > 1) what = "[PMU " + std::to_string(e.pmu) + "] " + what;
-        std::snprintf(line, sizeof line, "  %20s   %-22s %s\n", value.c_str(), e.name.c_str(), what.c_str());
-        o << line;
-        if (run.machine.hyper_threading && !e.unsupported && !e.not_counted)
-            for (std::size_t lp = 0; lp < e.per_processor.size(); ++lp)
-                o << "  " << std::string(20 - std::min<std::size_t>(20, with_commas(e.per_processor[lp]).size()), ' ')
-                  << with_commas(e.per_processor[lp]) << "     on logical processor " << lp << "\n";
-    }
+    o << "\n" << event_lines(run, events, pmus);
     if (!events.empty()) o << "\n";
     bool any_not_counted = false;
     for (const EventValue& e : events) any_not_counted = any_not_counted || e.not_counted;
@@ -161,6 +250,9 @@ std::string format_text(const RunDescription& run, const std::vector<EventValue>
     if (run.timer_tick != 0)
         o << ", " << with_commas(static_cast<std::int64_t>(t.timer_interrupts)) << " timer interrupts";
     o << "\n";
+    if (run.sampled_timing)
+        o << "  --timing=sampled: architectural events are exact; cycle-driven ones (cycles, stalls, replays...) are\n"
+             "  estimates from sampled units, shown \u00b1 the half-width of their 99.7 % confidence interval\n";
     if (t.missing != 0) o << "  " << describe_missing(run.machine.model, t) << "\n";
     if (run.signaled)
         o << "  the program was killed by " << signal_name(run.status) << "; the counts are up to that point\n";
@@ -181,7 +273,8 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
                      {"hyper_threading", run.machine.hyper_threading},
                      {"per_thread", !run.cpu_wide},
                      {"kernel_model", run.kernel_model},
-                     {"timer_tick", run.timer_tick}};
+                     {"timer_tick", run.timer_tick},
+                     {"timing", run.sampled_timing ? "sampled" : "exact"}};
     if (run.signaled) j["exit"] = {{"signal", run.status}, {"name", signal_name(run.status)}};
     else j["exit"] = {{"status", run.status}};
     j["processes"] = t.processes;
@@ -204,6 +297,12 @@ std::string format_json(const RunDescription& run, const std::vector<EventValue>
         if (e.not_counted) v["value"] = "not counted";
         else if (e.unsupported) v["value"] = "unsupported";
         else v["value"] = e.value;
+        if (e.estimated && shows_value(e)) {
+            v["estimated"] = true;
+            // null: the sample does not bound it (too few events in its units)
+            if (e.half_width == vg::kUnboundedHalfWidth) v["ci_half_width"] = nullptr;
+            else v["ci_half_width"] = e.half_width;
+        }
         if (run.machine.hyper_threading && !e.unsupported && !e.not_counted) v["logical_processors"] = e.per_processor;
         list.push_back(v);
     }

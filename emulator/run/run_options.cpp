@@ -8,7 +8,7 @@ namespace netburst::emu::run {
 namespace {
 
 enum ToolOption { kOptModel = 0x200, kOptKernelModel, kOptTimerTick, kOptNoChildren, kOptNoProgress, kOptCpuView,
-                  kOptValgrindOption };
+                  kOptTiming, kOptValgrindOption };
 
 // A decimal count with nothing around it; false for "", "-1", "12x".
 bool parse_count(const char* text, std::uint64_t* out) {
@@ -46,12 +46,19 @@ bool take_tool_option(int c, const char* arg, ToolOptions* o, const char* comman
         else if (std::string(arg) == "host") o->host_cpu_view = true;
         else usage_error(command_name, std::string("--cpu-view ") + arg + ": the view is 'emulated' or 'host'");
         return true;
+    case kOptTiming:
+        if (std::string(arg) == timing_name(Timing::kExact)) o->timing = Timing::kExact;
+        else if (std::string(arg) == timing_name(Timing::kSampled)) o->timing = Timing::kSampled;
+        else usage_error(command_name, std::string("--timing ") + arg + ": the timing is 'exact' or 'sampled'");
+        return true;
     case kOptValgrindOption: o->valgrind_options.emplace_back(arg); return true;
     }
     return false;
 }
 
 }  // namespace
+
+const char* timing_name(Timing timing) { return timing == Timing::kSampled ? "sampled" : "exact"; }
 
 std::vector<std::string> parse_run_options(int argc, char** argv, const char* command_name, const char* usage,
                                            const std::string& short_options, const std::vector<option>& own,
@@ -64,6 +71,7 @@ std::vector<std::string> parse_run_options(int argc, char** argv, const char* co
                                    {"no-children", no_argument, nullptr, kOptNoChildren},
                                    {"no-progress", no_argument, nullptr, kOptNoProgress},
                                    {"cpu-view", required_argument, nullptr, kOptCpuView},
+                                   {"timing", required_argument, nullptr, kOptTiming},
                                    {"valgrind-option", required_argument, nullptr, kOptValgrindOption},
                                    {"help", no_argument, nullptr, 'h'},
                                    {nullptr, 0, nullptr, 0}});
@@ -80,6 +88,15 @@ std::vector<std::string> parse_run_options(int argc, char** argv, const char* co
             usage_error(command_name, "unknown option");
     }
     return std::vector<std::string>(argv + optind, argv + argc);
+}
+
+// The emulated clock is the core's cycle count, read at every rdtsc and time call; the sampled tier times only its
+// warming and measured units and does not keep that count, so the pair is refused rather than run with a wrong
+// clock.
+const char* timing_conflict(Timing timing, bool emulated_clock) {
+    if (timing == Timing::kSampled && emulated_clock)
+        return "--timing=sampled does not drive --clock=emulated yet; use --timing=exact with --clock=emulated";
+    return nullptr;
 }
 
 int failed(const char* command_name, const std::string& message, int status) {

@@ -20,6 +20,13 @@ constexpr int kExitOwnError = 125;
 constexpr int kExitNotExecutable = 126;
 constexpr int kExitNotFound = 127;
 
+// --timing: the tool's timing tier runs every instruction a counter's cycles need (exact), or a sample of them from
+// which cycle-driven counts are estimated (sampled; doc/sampled-timing.md).
+enum class Timing { kExact, kSampled };
+
+// The tool's and the command line's spelling: "exact" or "sampled".
+const char* timing_name(Timing timing);
+
 // The options counting runs and `record` both take.
 struct ToolOptions {
     unsigned model = kDefaultModel;
@@ -30,17 +37,22 @@ struct ToolOptions {
     // --cpu-view=host: the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu instead of the
     // emulated Pentium 4's (emulator/run/cpu_view.h).
     bool host_cpu_view = false;
+    Timing timing = Timing::kExact;
     std::vector<std::string> valgrind_options;
 };
 
 // getopt_long's loop over argv: the subcommand's `short_options` and `own` long options, then --model,
-// --kernel-model, --timer-tick, --no-children, --no-progress, --cpu-view, --valgrind-option (into *tool) and -h/--help (prints
-// `usage` and exits). `take_own` applies one of the subcommand's options and returns false for any other. The
-// options end at the program's name, so that its own are left alone; returns the program and its arguments.
+// --kernel-model, --timer-tick, --no-children, --no-progress, --cpu-view, --timing, --valgrind-option (into *tool)
+// and -h/--help (prints `usage` and exits). `take_own` applies one of the subcommand's options and returns false
+// for any other. The options end at the program's name, so that its own are left alone; returns the program and
+// its arguments.
 std::vector<std::string> parse_run_options(int argc, char** argv, const char* command_name, const char* usage,
                                            const std::string& short_options, const std::vector<option>& own,
                                            const std::function<bool(int c, const char* arg)>& take_own,
                                            ToolOptions* tool);
+
+// Why the options cannot run together yet, or nullptr: --timing=sampled does not time the emulated clock.
+const char* timing_conflict(Timing timing, bool emulated_clock);
 
 // "NAME: message" on standard error (NAME: netburst-run, or with its subcommand); returns `status`, the exit status.
 int failed(const char* command_name, const std::string& message, int status = kExitOwnError);

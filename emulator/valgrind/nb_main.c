@@ -23,6 +23,7 @@ static void post_clo_init(void) {
                   VG_(clo_vex_control).iropt_level);
     VG_(clo_vex_control).iropt_level = 0;
     if (nb_clo.model == 5) VG_(fmsg_bad_option)("--model", "there is no NetBurst model 5\n");
+    nb_options_check();
     struct nb_rt_config config;
     config.model = nb_clo.model;
     config.hyper_threading = nb_clo.ht;
@@ -36,8 +37,16 @@ static void post_clo_init(void) {
     config.pmi_skid_cycles = (int)nb_clo.pmi_skid;
     config.memo_probe = nb_clo.memo_probe;
     config.memo_probe_states = (uint64_t)nb_clo.memo_probe_states;
+    config.timing_sampled = nb_clo.timing_sampled;
+    config.sample_period = nb_clo.sample_period;
+    config.sample_warm = nb_clo.sample_warm;
+    config.sample_unit = nb_clo.sample_unit;
+    config.sample_head = nb_clo.sample_head;
     const char* error = nb_rt_init(&config);
-    if (error) VG_(fmsg_bad_option)("netburst", "%s\n", error);
+    if (error) {
+        VG_(fmsg_bad_option)("netburst", "%s\n", error);
+        VG_(exit)(1);  /* after option parsing fmsg_bad_option returns (Valgrind 3.19): nothing may run half set up */
+    }
     nb_files_open();
     nb_instrument_init();
     nb_clock_init();

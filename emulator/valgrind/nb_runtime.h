@@ -84,6 +84,14 @@ struct nb_rt_config {
     int pmi_skid_cycles; /* cycles from an overflow to its interrupt being taken; -1: the emulator's default */
     int memo_probe;      /* measure the timing memo's hit rate (emulator/memo_probe.h) */
     uint64_t memo_probe_states; /* with memo_probe: the memo's capacity in states (rounded down to a power of 2) */
+    /* --timing=sampled (emulator/pmu/sampled_counters.h): while a counter needs cycles, every sample_period program
+     * instructions the timing tier runs sample_warm of detailed warming, then measures a unit of sample_unit; the
+     * rest run in the functional tier, and cycle-driven counters read estimates. 0: --timing=exact. */
+    int timing_sampled;
+    uint64_t sample_period;
+    uint64_t sample_warm;
+    uint64_t sample_unit;
+    uint64_t sample_head; /* instructions timed after each read or write of a counter */
 };
 
 /* Sets up the emulator. Returns NULL, or an error message. */

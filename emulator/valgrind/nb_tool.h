@@ -27,10 +27,18 @@ struct nb_options {
     Bool memo_probe;       /* --memo-probe=yes: measure the timing memo's hit rate (emulator/memo_probe.h) */
     Long memo_probe_states;/* --memo-probe-states=N: the probed memo's capacity in states */
     Long pmi_skid;         /* --pmi-skid=N: cycles from an overflow to its interrupt being taken; -1: the default */
+    Bool timing_sampled;   /* --timing=sampled: cycle-driven counts are estimates from sampled units (SMARTS) */
+    ULong sample_period;   /* --sample-period=N: program instructions from one sample's start to the next's */
+    ULong sample_warm;     /* --sample-warm=N: instructions of detailed warming before each unit */
+    ULong sample_unit;     /* --sample-unit=N: instructions of each measured unit */
+    ULong sample_head;     /* --sample-head=N: instructions timed after each read or write of a counter */
 };
 extern struct nb_options nb_clo;
 /* Registers the options' parser and help with Valgrind (in pre_clo_init). */
 void nb_options_register(void);
+/* Ends the run with a bad-option message when options contradict each other (in post_clo_init): the parser sees
+ * one option at a time. */
+void nb_options_check(void);
 
 /* ---- nb_file_io.c: files with Valgrind's libc ---- */
 /* A whole file, NUL-terminated, in a buffer the caller frees; NULL when it cannot be opened. */

@@ -42,6 +42,9 @@ bool write_guest(void*, std::uint64_t address, const void* buffer, unsigned size
 
 int result_code(MsrResult r) { return r == MsrResult::Ok ? NB_OK : NB_GP_FAULT; }
 
+// Counter n is MSR 0x300 + n (kCounters[n].counter_msr in table/msr_map.h; SDM Vol. 3B, 18.15.2).
+constexpr std::uint32_t kFirstCounterMsr = 0x300;
+
 void* sampler_alloc(std::size_t size) { return nb_host_malloc(size); }
 void sampler_free(void* p) { nb_host_free(p); }
 void sampler_write(const void* bytes, std::size_t size) { nb_host_write_samples(bytes, size); }
@@ -107,6 +110,20 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     ec.machine.hyper_threading = config.hyper_threading != 0;
     ec.machine.has_l3 = config.with_l3 != 0;
     ec.machine.emulated_clock = config.emulated_clock != 0;
+    if (config.timing_sampled) {
+        if (config.emulated_clock) return "--timing=sampled does not drive --clock=emulated yet; use --timing=exact";
+        if (config.sample_unit == 0 || config.sample_warm + config.sample_unit > config.sample_period)
+            return "--timing=sampled needs --sample-unit >= 1 and --sample-warm + --sample-unit <= --sample-period";
+        ec.sampled_timing = true;
+        period_ = config.sample_period;
+        warm_ = config.sample_warm;
+        unit_ = config.sample_unit;
+        head_ = config.sample_head > warm_ + unit_ ? config.sample_head : warm_ + unit_;
+        // Short runs need as many units as long ones: periods start at ten windows and grow with the run.
+        period_min_ = 10 * (warm_ + unit_) < period_ ? 10 * (warm_ + unit_) : period_;
+        period_len_ = period_min_;
+        phase_end_ = window_start();  // or earlier, when a counter asks
+    }
     if (config.pmi_skid_cycles >= 0) ec.machine.pmi_skid_cycles = static_cast<unsigned>(config.pmi_skid_cycles);
     emu_->reset(ec);
     describe_machine(ec.machine, &machine_);
@@ -219,14 +236,18 @@ void ToolRuntime::consume(const std::uint64_t* p, const std::uint64_t* end) {
         const ThreadContext& t = threads_[current_];
         tick_at_ = t.next_tick > t.instructions ? t.next_tick - t.instructions : 0;
     }
-    // The tier cannot change while a batch is consumed (only MSR accesses change it), so the commonest case, the
-    // functional tier without --record, gets a loop of its own.
-    if (sampler_)
-        consume_loop<false, true>(p, end);  // sampling keeps the timing tier (its counter raises interrupts)
-    else if (emu_->timing() || record_)
-        consume_loop<false, false>(p, end);
-    else
-        consume_loop<true, false>(p, end);
+    update_event_at();
+    // Only MSR accesses and the sampled schedule's phases change the tier, so the commonest case, the functional
+    // tier without --record, gets a loop of its own; a phase that changes the tier inside a batch hands the rest
+    // of it to the other loop.
+    while (p < end) {
+        if (sampler_)
+            p = consume_loop<false, true>(p, end);  // sampling keeps the timing tier (its counter raises interrupts)
+        else if (emu_->timing() || record_)
+            p = consume_loop<false, false>(p, end);
+        else
+            p = consume_loop<true, false>(p, end);
+    }
     // An interrupt is raised inside the batch but sent after it: the signal cannot reach the guest before Valgrind
     // next polls anyway, and the record carries the modelled return address.
     if (current_ != 0 && !sampler_ && threads_[current_].pmi_signal != 0) deliver_pmis();
@@ -398,7 +419,7 @@ __attribute__((always_inline)) inline const std::uint64_t* take_run(InsnInfo* he
 }  // namespace
 
 template <bool kQuietFunctional, bool kSampling>
-void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end) {
+const std::uint64_t* ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end) {
     // The hot loop: locals for what stays put, and each instruction's dynamic fields written into its info's
     // template in place (the runtime owns the infos and runs one instruction at a time) instead of a copy.
     Emulator& emu = *emu_;
@@ -420,28 +441,37 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
         if (record_) record(insn);
         if constexpr (kSampling) sampler_->after(emu, lp, insn);
     };
-    // The timer interrupt due before the instruction at `pc`, if the thread's count has reached the tick (a rep
-    // instruction still collecting its iterations is not interrupted: it counts when it ends).
+    // The timer interrupt or schedule phase due before the instruction at `pc`, if the thread's count has reached
+    // it (a rep instruction still collecting its iterations is not interrupted: it counts when it ends). True
+    // when the tier changed.
     const auto tick_point = [&](std::uint64_t pc) __attribute__((always_inline)) {
-        if (__builtin_expect(count_ + executed >= tick_at_, 0) && rep_info_ == nullptr) {
+        if (__builtin_expect(count_ + executed >= event_at_, 0) && rep_info_ == nullptr) {
             count_ += executed;
             executed = 0;
-            take_timer_interrupt(pc);
+            return at_event(pc);
         }
+        return false;
+    };
+    // Whether this loop is the wrong one for the tier now (the other loop takes over).
+    const auto wrong_loop = [&]() __attribute__((always_inline)) {
+        return kQuietFunctional ? emu.timing() : (!kSampling && !record_ && !emu.timing());
     };
     while (p < end) {
         const std::uint64_t word = *p++;
         auto* info = reinterpret_cast<InsnInfo*>(word & ~std::uint64_t{7});
         const unsigned bits = static_cast<unsigned>(word & NB_EXIT_BITS);
         if (__builtin_expect(rep_info_ != nullptr, 0) && info->tmpl.pc != rep_info_->tmpl.pc) finish_rep();
-        tick_point(info->tmpl.pc);
+        if (tick_point(info->tmpl.pc) && wrong_loop()) {
+            count_ += executed;
+            return p - 1;  // this record again, in the other loop
+        }
         Instruction& insn = info->tmpl;
         insn.thread = lp;
         if constexpr (kQuietFunctional) {
             // The run of records from here to the translation's first exit, as one unit when all of it came and
             // no tick falls inside it.
             if (__builtin_expect(!info->run_looked_up, 0)) look_up_run(info);
-            if (info->run_plan != nullptr && count_ + executed + info->run_members <= tick_at_) {
+            if (info->run_plan != nullptr && count_ + executed + info->run_members <= event_at_) {
                 const std::uint64_t* q = take_run(info, bits, p, end);
                 if (__builtin_expect(q != nullptr, 1)) {
                     run_group(emu, lp, insn.cpl, *info->run_plan, info);
@@ -482,15 +512,20 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
                 run(insn, *info->plan);
             else
                 execute(insn);
+            bool retiered = false;
             for (unsigned k = 1; k < n; ++k) {
                 Instruction& member = info[k].tmpl;
-                tick_point(member.pc);
+                if (tick_point(member.pc)) retiered = true;
                 ++executed;
                 member.thread = lp;
-                if (info[k].plan != nullptr)
+                if (info[k].plan != nullptr && !(kQuietFunctional && retiered))
                     run(member, *info[k].plan);
                 else
-                    execute(member);
+                    execute(member);  // either tier
+            }
+            if (retiered && wrong_loop()) {
+                count_ += executed;
+                return p;
             }
             continue;
         }
@@ -541,6 +576,7 @@ void ToolRuntime::consume_loop(const std::uint64_t* p, const std::uint64_t* end)
         if (info->syscall) run_kernel_path(insn.pc + insn.length);
     }
     count_ += executed;
+    return p;
 }
 
 // The records a translation writes in a row from `head` on, as long as they have a fast kind (Plain, OneAccess,
@@ -636,6 +672,104 @@ void ToolRuntime::take_timer_interrupt(std::uint64_t return_address) {
     run_path(interrupt_[lp_], return_address);
 }
 
+void ToolRuntime::update_event_at() {
+    phase_at_ = ~std::uint64_t{0};
+    if (period_ != 0) {
+        const std::uint64_t total = program_total();
+        phase_at_ = count_ + (phase_end_ > total ? phase_end_ - total : 0);
+    }
+    event_at_ = tick_at_ < phase_at_ ? tick_at_ : phase_at_;
+}
+
+bool ToolRuntime::at_event(std::uint64_t pc) {
+    const bool timing = emu_->timing();
+    if (count_ >= tick_at_) take_timer_interrupt(pc);
+    if (count_ >= phase_at_) next_phase();
+    update_event_at();
+    return emu_->timing() != timing;
+}
+
+// Functional, then a window (warming, then the unit), then functional until the next period's start. Phases end at
+// exact instruction counts, so the schedule is the same however Valgrind cut the program into blocks.
+void ToolRuntime::next_phase() {
+    const std::uint64_t total = program_total();
+    settle();
+    switch (phase_) {
+    case Phase::Functional:
+        phase_ = Phase::Warm;
+        phase_end_ = total + warm_;
+        emu_->set_detail(true);
+        break;
+    case Phase::Warm:
+        phase_ = Phase::Unit;
+        phase_end_ = total + unit_;
+        unit_start_ = total;
+        emu_->unit(true, 0);
+        break;
+    case Phase::Unit:
+        emu_->unit(false, total - unit_start_);
+        if (total < timed_until_) {  // a counter access asked for more: another window straight away
+            phase_ = Phase::Warm;
+            phase_end_ = total + warm_;
+            break;
+        }
+        phase_ = Phase::Functional;
+        // The next period's window (one unit a period), skipping periods this window or a head covered.
+        do next_period();
+        while (period_start_ + period_len_ <= total);
+        phase_end_ = window_start() > total ? window_start() : total;
+        emu_->set_detail(false);
+        open_window_if_wanted();  // a counter programmed during the window still has no rate
+        break;
+    }
+}
+
+// A period's window starts at a pseudo-random offset inside it (a fixed sequence: runs repeat), so that the units
+// of a loop whose length divides the period do not all fall on the same part of it (systematic sampling would then
+// be biased, and the spread of the units would not show it).
+std::uint64_t ToolRuntime::window_start() const {
+    std::uint64_t z = (period_index_ + 1) * 0x9E3779B97F4A7C15ull;  // splitmix64's finaliser
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const std::uint64_t room = period_len_ - warm_ - unit_ + 1;
+    return period_start_ + z % room;
+}
+
+// The run so far divided into kUnitsPerRun periods, within [period_min_, period_]: a run of any length gets about
+// that many units once it is past period_min_ * kUnitsPerRun instructions, and no more than one a period_ after
+// period_ * kUnitsPerRun.
+void ToolRuntime::next_period() {
+    period_start_ += period_len_;
+    ++period_index_;
+    const std::uint64_t wanted = period_start_ / kUnitsPerRun;
+    period_len_ = wanted < period_min_ ? period_min_ : wanted > period_ ? period_ : wanted;
+}
+
+// A counter became estimated with a selection that has no rate: its functional instructions would have nothing to
+// be estimated with, so a window opens now instead of in the period.
+void ToolRuntime::open_window_if_wanted() {
+    if (period_ != 0 && emu_->wants_unit()) open_window();
+}
+
+void ToolRuntime::open_window() {
+    if (period_ == 0 || phase_ != Phase::Functional) return;
+    settle();
+    phase_ = Phase::Warm;
+    phase_end_ = program_total() + warm_;
+    emu_->set_detail(true);
+}
+
+// Software read or wrote a counter: an interval of PAPI's starts or ends here. The next head_ instructions (at least
+// a window's) run timed whatever the phase, so that an interval shorter than that is timed throughout (exact), and
+// a longer one has units of its own code.
+void ToolRuntime::counter_accessed(std::uint32_t msr) {
+    if (period_ == 0 || !emu_->sampling_estimates()) return;
+    if (msr < kFirstCounterMsr || msr >= kFirstCounterMsr + kNumCounters) return;
+    timed_until_ = program_total() + head_;
+    open_window();
+}
+
 std::uint64_t ToolRuntime::instructions() const {
     std::uint64_t n = exited_instructions_ + count_;
     for (unsigned i = 0; i < config_.max_threads; ++i)
@@ -652,7 +786,9 @@ void ToolRuntime::switch_out() {
     if (rep_info_) finish_rep();
     if (current_ == 0) return;
     ThreadContext& t = threads_[current_];
+    settle();
     t.instructions += count_;
+    total_base_ += count_;
     count_ = 0;
     // A context switch serialises the processor: what the thread executed retires, and its events reach the PMU
     // that was counting them, before another thread's PMU is attached.
@@ -748,10 +884,12 @@ void ToolRuntime::thread_exited(unsigned tid) {
     switch_thread(tid);
     if (rep_info_) finish_rep();
     ThreadContext& t = threads_[tid];
+    settle();
     exited_instructions_ += t.instructions + count_;
+    total_base_ += count_;
     count_ = 0;
     if (program_ && !config_.cpu_wide)
-        read_all_events(emu_->pmu(), t.observers, emu_->serialize(t.lp), t.lp, exited_values_, exited_unsupported_);
+        read_all_events(emu_->pmu(), t.observers, emu_->serialize(t.lp), t.lp, &exited_);
     if (sampler_) {
         sampler_->drain(*emu_, t.lp);
         sampler_->switch_to(nullptr, 0, nullptr);
@@ -792,10 +930,7 @@ void ToolRuntime::fork_child(unsigned tid) {
             stack->forget_overflow();
         }
     }
-    for (unsigned i = 0; i < EventProgram::kMaxEvents; ++i) {
-        exited_values_[i] = 0;
-        exited_unsupported_[i] = false;
-    }
+    exited_ = EventSums{};
     exited_instructions_ = 0;
     threads_ran_ = 0;
     pmi_threads_ = 0;
@@ -803,6 +938,7 @@ void ToolRuntime::fork_child(unsigned tid) {
     missing_ = MissingInstructions{};
     syscalls_ = 0;
     timer_interrupts_ = 0;
+    total_base_ += count_;
     count_ = 0;
     current_ = 0;
     if (config_.cpu_wide) {
@@ -829,20 +965,33 @@ void ToolRuntime::fork_child(unsigned tid) {
 int ToolRuntime::wrmsr(std::uint32_t msr, std::uint64_t value) {
     // A program that programs the PMU itself (PAPI on the emulator) shares it with netburst-run's events: once it
     // writes one of their registers, their counters no longer count them, and the report must not say they do.
-    constexpr std::uint32_t kFirstCounter = 0x300;
     // Only PMU 0 is the program's: the observers keep their events whatever it writes.
     if (program_ && !program_taken_) {
         for (unsigned i = 0; i < program_->num_writes[lp_]; ++i)
             if (program_->writes[lp_][i].pmu == 0 && program_->writes[lp_][i].msr == msr) program_taken_ = true;
         for (unsigned i = 0; i < program_->num_events; ++i) {
             const ProgramEvent& e = program_->events[i];
-            if (e.pmu == 0 && e.lp == lp_ && kFirstCounter + e.counter == msr) program_taken_ = true;
+            if (e.pmu == 0 && e.lp == lp_ && kFirstCounterMsr + e.counter == msr) program_taken_ = true;
         }
     }
-    return result_code(emu_->write_msr(lp_, msr, value));
+    settle();
+    const int result = result_code(emu_->write_msr(lp_, msr, value));
+    open_window_if_wanted();
+    counter_accessed(msr);
+    return result;
 }
-int ToolRuntime::rdmsr(std::uint32_t msr, std::uint64_t* value) { return result_code(emu_->read_msr(lp_, msr, value)); }
-int ToolRuntime::rdpmc(std::uint32_t ecx, std::uint64_t* value) { return result_code(emu_->read_pmc(lp_, ecx, value)); }
+int ToolRuntime::rdmsr(std::uint32_t msr, std::uint64_t* value) {
+    settle();
+    const int result = result_code(emu_->read_msr(lp_, msr, value));
+    counter_accessed(msr);
+    return result;
+}
+int ToolRuntime::rdpmc(std::uint32_t ecx, std::uint64_t* value) {
+    settle();
+    const int result = result_code(emu_->read_pmc(lp_, ecx, value));
+    counter_accessed(kFirstCounterMsr + (ecx & 0x1Fu));
+    return result;
+}
 
 int ToolRuntime::counter_status(std::uint32_t counter) {
     if (counter >= kNumCounters) return NB_GP_FAULT;
@@ -908,33 +1057,38 @@ bool ToolRuntime::unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter
 
 // ---- Results -------------------------------------------------------------------------------------------------
 
-void ToolRuntime::read_events(Pmu& pmu, unsigned index, Cycle now, int lp, std::uint64_t* values,
-                              bool* unsupported_out) {
+void ToolRuntime::read_events(Pmu& pmu, unsigned index, Cycle now, int lp, EventSums* sums) {
     pmu.close_until(now);
     for (unsigned i = 0; i < program_->num_events; ++i) {
         const ProgramEvent& e = program_->events[i];
         if (e.pmu != index || (lp >= 0 && e.lp != lp)) continue;
         std::uint64_t v = 0;
         pmu.read_pmc(e.lp, e.counter, &v, now);
-        values[i] += v;
+        sums->values[i] += v;
+        if (pmu.counter_estimated(e.counter)) {
+            sums->estimated[i] = true;
+            const std::uint64_t half = pmu.counter_half_width(e.counter);
+            if (half == SampledCounters::kUnbounded) sums->unbounded[i] = true;
+            else sums->half2[i] += static_cast<double>(half) * static_cast<double>(half);
+        }
         bool bad = unsupported(pmu, now, e.lp, e.counter);
         for (unsigned c = 0; c < kNumCounters; ++c)
             if ((e.check_mask & counter_bit(c)) && unsupported(pmu, now, e.lp, c)) bad = true;
-        if (bad) unsupported_out[i] = true;
+        if (bad) sums->unsupported[i] = true;
     }
 }
 
-void ToolRuntime::read_all_events(Pmu& pmu, Pmu* const* observers, Cycle now, int lp, std::uint64_t* values,
-                                  bool* unsupported_out) {
-    read_events(pmu, 0, now, lp, values, unsupported_out);
+void ToolRuntime::read_all_events(Pmu& pmu, Pmu* const* observers, Cycle now, int lp, EventSums* sums) {
+    read_events(pmu, 0, now, lp, sums);
     for (unsigned k = 0; k < num_observers(); ++k)
-        if (observers[k]) read_events(*observers[k], k + 1, now, lp, values, unsupported_out);
+        if (observers[k]) read_events(*observers[k], k + 1, now, lp, sums);
 }
 
 void ToolRuntime::finish() {
     if (rep_info_) finish_rep();
     if (finished_) return;
     finished_ = true;
+    settle();
     emu_->finish();
     flush_recording();
 }
@@ -952,27 +1106,29 @@ std::size_t ToolRuntime::results(char* buffer, std::size_t capacity, bool final_
     r.pmu_taken = program_taken_;
     r.missing = missing_;
     if (program_) {
-        std::uint64_t values[EventProgram::kMaxEvents];
-        bool bad[EventProgram::kMaxEvents];
-        for (unsigned i = 0; i < program_->num_events; ++i) {
-            values[i] = exited_values_[i];
-            bad[i] = exited_unsupported_[i];
-        }
+        settle();
+        EventSums sums = exited_;
         if (config_.cpu_wide) {
             Cycle now = emu_->serialize(0);
             if (config_.hyper_threading) now = emu_->serialize(1);
-            read_all_events(emu_->pmu(), observers_, now, -1, values, bad);
+            read_all_events(emu_->pmu(), observers_, now, -1, &sums);
         } else {
             for (unsigned tid = 0; tid < config_.max_threads; ++tid) {
                 ThreadContext& t = threads_[tid];
                 if (!t.live || !t.pmu) continue;
                 const Cycle now = tid == current_ ? emu_->serialize(t.lp) : t.switched_out;
-                read_all_events(*t.pmu, t.observers, now, t.lp, values, bad);
+                read_all_events(*t.pmu, t.observers, now, t.lp, &sums);
             }
         }
         r.num_events = program_->num_events;
-        for (unsigned i = 0; i < r.num_events; ++i)
-            r.events[i] = EventResult{program_->events[i].index, values[i], bad[i]};
+        for (unsigned i = 0; i < r.num_events; ++i) {
+            EventResult& e = r.events[i];
+            e = EventResult{program_->events[i].index, sums.values[i], sums.unsupported[i]};
+            e.estimated = sums.estimated[i];
+            // Rounded up: the interval must not come out narrower than the threads' together.
+            e.half_width = sums.unbounded[i] ? kUnboundedHalfWidth
+                                             : static_cast<std::uint64_t>(square_root(sums.half2[i]) + 0.999);
+        }
     }
     return format_results(r, buffer, capacity);
 }

@@ -94,8 +94,10 @@ public:
     const char* load_program(const char* text, std::size_t length);
 
     void consume(const std::uint64_t* p, const std::uint64_t* end);
+    // Runs records from p until `end`, or until a boundary of the sampled schedule changed the tier the loop was
+    // made for (then returns where it stopped, for consume() to go on with the other loop).
     template <bool kQuietFunctional, bool kSampling>
-    void consume_loop(const std::uint64_t* p, const std::uint64_t* end);
+    const std::uint64_t* consume_loop(const std::uint64_t* p, const std::uint64_t* end);
     const UopPlan* stable_plan(const Instruction& insn) { return emu_->stable_plan(insn); }
 
     void thread_created(unsigned tid);
@@ -150,6 +152,20 @@ private:
     void run_kernel_path(std::uint64_t return_address);
     void run_path(KernelPath& path, std::uint64_t return_address);
     void take_timer_interrupt(std::uint64_t return_address);
+    // The current thread's count reached event_at_ (before the instruction at pc): a timer interrupt, the next
+    // phase of --timing=sampled's schedule, or both. Returns whether the tier changed.
+    bool at_event(std::uint64_t pc);
+    void update_event_at();
+    // --timing=sampled: the program's instructions so far (every thread), the estimates brought up to them, the
+    // schedule's next phase, and a window opened now because a counter has no rate yet.
+    std::uint64_t program_total() const { return total_base_ + count_; }
+    void settle() { emu_->settle(program_total(), syscalls_, timer_interrupts_); }
+    void next_phase();
+    void open_window_if_wanted();
+    std::uint64_t window_start() const;
+    void next_period();
+    void open_window();
+    void counter_accessed(std::uint32_t msr);
     void install(unsigned tid);
     void start_fresh(ThreadContext& t);
     void release_pmu(ThreadContext& t);
@@ -167,10 +183,18 @@ private:
     ThreadContext* delivered();
     // Adds the values of the program's events of PMU `index` on logical processor `lp` (both, for the CPU-wide
     // PMU) to sums.
-    void read_events(Pmu& pmu, unsigned index, Cycle now, int lp, std::uint64_t* values, bool* unsupported);
+    // Under --timing=sampled an estimated event's squared half-width adds to half2 (threads' estimates are
+    // independent) and its flag to estimated.
+    struct EventSums {
+        std::uint64_t values[EventProgram::kMaxEvents] = {};
+        bool unsupported[EventProgram::kMaxEvents] = {};
+        bool estimated[EventProgram::kMaxEvents] = {};
+        double half2[EventProgram::kMaxEvents] = {};
+        bool unbounded[EventProgram::kMaxEvents] = {};
+    };
+    void read_events(Pmu& pmu, unsigned index, Cycle now, int lp, EventSums* sums);
     // The same for a thread's (or the CPU-wide) PMU and its observers.
-    void read_all_events(Pmu& pmu, Pmu* const* observers, Cycle now, int lp, std::uint64_t* values,
-                         bool* unsupported);
+    void read_all_events(Pmu& pmu, Pmu* const* observers, Cycle now, int lp, EventSums* sums);
     bool counts_kernel(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
     bool unsupported(Pmu& pmu, Cycle now, unsigned lp, unsigned counter);
     void flush_recording();
@@ -194,6 +218,22 @@ private:
     std::uint64_t count_ = 0;    // instructions of the current thread since it was installed
     // The value of count_ at which the current thread's next timer interrupt is due (no tick: never).
     std::uint64_t tick_at_ = ~std::uint64_t{0};
+    // --timing=sampled's schedule (doc/sampled-timing.md): in every period a window of warm_ instructions of
+    // detailed warming and a measured unit of unit_, the functional tier in between. Periods (the current one
+    // starts at period_start_, period_len_ long) grow from period_min_ to period_ (--sample-period) with the run.
+    // The phase ends when program_total() reaches phase_end_; phase_at_ is that point in count_'s terms, and
+    // event_at_ the nearer of it and tick_at_.
+    static constexpr std::uint64_t kUnitsPerRun = 1000;  // a stated assumption (doc/sampled-timing.md)
+    enum class Phase : std::uint8_t { Functional, Warm, Unit };
+    Phase phase_ = Phase::Functional;
+    std::uint64_t phase_end_ = 0;
+    std::uint64_t unit_start_ = 0;
+    std::uint64_t timed_until_ = 0;  // no functional phase before this program_total() (counter_accessed)
+    std::uint64_t period_ = 0, warm_ = 0, unit_ = 0, head_ = 0;
+    std::uint64_t period_min_ = 0, period_start_ = 0, period_len_ = 0, period_index_ = 0;
+    std::uint64_t phase_at_ = ~std::uint64_t{0};
+    std::uint64_t event_at_ = ~std::uint64_t{0};
+    std::uint64_t total_base_ = 0;  // program_total() less the current thread's count_
 
     // A rep-prefixed string instruction whose iterations are still arriving (one record per iteration).
     const InsnInfo* rep_info_ = nullptr;
@@ -207,8 +247,7 @@ private:
     KernelPath* interrupt_ = nullptr;  // [2], the timer-interrupt path of each logical processor
 
     // Sums over threads that have exited (per-thread PMUs).
-    std::uint64_t exited_values_[EventProgram::kMaxEvents] = {};
-    bool exited_unsupported_[EventProgram::kMaxEvents] = {};
+    EventSums exited_{};
     std::uint64_t exited_instructions_ = 0;
     std::uint64_t threads_ran_ = 0;
     std::uint64_t syscalls_ = 0;

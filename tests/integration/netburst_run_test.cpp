@@ -649,6 +649,41 @@ TEST(Launcher, FpVariantFromTheEnvironmentInAnyCase) {
     EXPECT_NE(bad.err.find("expected sse, x87 or x87_sse_dp"), std::string::npos) << bad.err;
 }
 
+// --timing=sampled reaches the tool: the architectural counts stay exact, the cycle count becomes an estimate.
+TEST(Launcher, SampledTimingKeepsArchitecturalCountsExact) {
+    const std::vector<std::string> events = {"-e", "PAPI_TOT_INS", "-e", "PAPI_TOT_CYC", guest("guest_loops"), "int",
+                                             "1000000"};
+    const json exact = run_json(events);
+    std::vector<std::string> args = {"--timing=sampled"};
+    args.insert(args.end(), events.begin(), events.end());
+    const json sampled = run_json(args);
+    EXPECT_EQ(exact.at("emulator").at("timing"), "exact");
+    EXPECT_EQ(sampled.at("emulator").at("timing"), "sampled");
+    EXPECT_EQ(value_of(sampled, 0), value_of(exact, 0));
+    EXPECT_FALSE(sampled.at("events").at(0).contains("estimated")) << sampled.dump();
+    EXPECT_FALSE(exact.at("events").at(1).contains("estimated")) << exact.dump();
+    EXPECT_EQ(sampled.at("events").at(1).value("estimated", false), true) << sampled.dump();
+    EXPECT_TRUE(sampled.at("events").at(1).at("ci_half_width").is_number()) << sampled.dump();
+}
+
+TEST(Launcher, TimingIsExactOrSampledAndTheScheduleIsChecked) {
+    const Outcome bad = run({netburst_run(), "--timing=fast", guest("guest_loops"), "exit", "0"});
+    EXPECT_EQ(bad.status, 125);
+    EXPECT_NE(bad.err.find("the timing is 'exact' or 'sampled'"), std::string::npos) << bad.err;
+    const Outcome clock =
+        run({netburst_run(), "--timing=sampled", "--clock=emulated", guest("guest_loops"), "exit", "0"});
+    EXPECT_EQ(clock.status, 125);
+    EXPECT_NE(clock.err.find("use --timing=exact with --clock=emulated"), std::string::npos) << clock.err;
+    const Outcome unit = run({netburst_run(), "--timing=sampled", "--valgrind-option=--sample-unit=0",
+                              guest("guest_loops"), "exit", "0"});
+    EXPECT_NE(unit.status, 0);
+    EXPECT_NE(unit.err.find("a measured unit needs at least 1 instruction"), std::string::npos) << unit.err;
+    const Outcome period = run({netburst_run(), "--timing=sampled", "--valgrind-option=--sample-period=2500",
+                                guest("guest_loops"), "exit", "0"});
+    EXPECT_NE(period.status, 0);
+    EXPECT_NE(period.err.find("must fit in the period"), std::string::npos) << period.err;
+}
+
 // ---- Temporary files --------------------------------------------------------------------------------------------
 
 // Runs argv with standard error on a pseudo-terminal (netburst-run draws its progress line only on a terminal) and

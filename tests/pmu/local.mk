@@ -14,7 +14,9 @@ tests_pmu_pmu_tests_SOURCES = \
 	tests/pmu/pmu_pebs_test.cpp \
 	tests/pmu/pmu_coverage_test.cpp \
 	tests/pmu/pmu_reference_test.cpp \
-	tests/pmu/pmu_tier_test.cpp
+	tests/pmu/pmu_tier_test.cpp \
+	tests/pmu/sampled_counters_test.cpp \
+	tests/pmu/unit_regression_test.cpp
 TESTS += tests/pmu/pmu_tests
 
 # The PMU feed's speed: `make bench` prints ns per Outcome (with the allocator figures).
