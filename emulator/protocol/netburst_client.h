@@ -24,7 +24,8 @@ enum nb_client_request {
     NB_REQ_COUNTER_STATUS,                         /* arg1: counter; returns NB_OK or NB_UNSUPPORTED */
     NB_REQ_PMI_SIGNAL,                             /* arg1: signal number for the calling thread's PMIs, 0: none */
     NB_REQ_TAKE_PMI,                               /* arg1: struct nb_pmi* to fill; NB_OK or NB_NO_PMI */
-    NB_REQ_TAKE_PEBS                               /* arg1: struct nb_pebs_note* to fill; NB_OK or NB_NO_PMI */
+    NB_REQ_TAKE_PEBS,                              /* arg1: struct nb_pebs_note* to fill; NB_OK or NB_NO_PMI */
+    NB_REQ_COUNTER_INTERVAL                        /* arg1: counter, arg2: uint64_t* half-width of its estimate */
 };
 
 /* Results of the calls. */
@@ -36,8 +37,11 @@ enum nb_client_request {
 
 /* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). 4: struct nb_pmi says whether the PEBS
  * buffer's threshold raised the PMI, and NB_REQ_TAKE_PEBS hands out the PEBS records written (PAPI's precise
- * overflow). */
-#define NB_CLIENT_PROTOCOL_VERSION 4
+ * overflow). 5: NB_REQ_COUNTER_INTERVAL (--timing=sampled's confidence intervals). */
+#define NB_CLIENT_PROTOCOL_VERSION 5
+
+/* NB_REQ_COUNTER_INTERVAL's half-width of an estimate the sample cannot bound (doc/sampled-timing.md). */
+#define NB_INTERVAL_UNBOUNDED UINT64_MAX
 
 struct nb_emulator_info {
     uint32_t protocol_version; /* NB_CLIENT_PROTOCOL_VERSION */
@@ -110,6 +114,14 @@ static inline int nb_rdpmc(uint32_t ecx, uint64_t* value) {
 
 static inline int nb_counter_status(uint32_t counter) {
     return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_COUNTER_STATUS, counter, 0, 0, 0, 0);
+}
+
+/* The half-width of the 99.7 % confidence interval of the counter's value since software last wrote it: 0 when the
+ * value is exact (--timing=exact, or a counter of architectural events), NB_INTERVAL_UNBOUNDED when the sample cannot
+ * bound it. NB_OK, NB_GP_FAULT for a counter outside 0-17, or NB_NOT_EMULATED. */
+static inline int nb_counter_interval(uint32_t counter, uint64_t* half_width) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_COUNTER_INTERVAL, counter, half_width, 0, 0,
+                                                0);
 }
 
 /* Names the signal the tool sends the calling thread for each PMI of its PMU (0: none; queued PMIs are dropped). */

@@ -33,7 +33,7 @@ static Bool guest_writable(UWord address, SizeT size) {
 static SizeT answer_size(UWord request) {
     switch (request) {
     case NB_REQ_QUERY: return sizeof(struct nb_emulator_info);
-    case NB_REQ_RDMSR: case NB_REQ_RDPMC: return sizeof(uint64_t);
+    case NB_REQ_RDMSR: case NB_REQ_RDPMC: case NB_REQ_COUNTER_INTERVAL: return sizeof(uint64_t);
     case NB_REQ_TAKE_PMI: return sizeof(struct nb_pmi);
     case NB_REQ_TAKE_PEBS: return sizeof(struct nb_pebs_note);
     default: return 0;
@@ -41,7 +41,8 @@ static SizeT answer_size(UWord request) {
 }
 
 static UWord answer_address(const UWord* args) {
-    return args[0] == NB_REQ_RDMSR || args[0] == NB_REQ_RDPMC ? args[2] : args[1];
+    return args[0] == NB_REQ_RDMSR || args[0] == NB_REQ_RDPMC || args[0] == NB_REQ_COUNTER_INTERVAL ? args[2]
+                                                                                                      : args[1];
 }
 
 /* What a request hands back in the guest's structure. */
@@ -71,6 +72,9 @@ static Bool run_request(const UWord* args, UWord* ret, union answer* answer) {
         return True;
     case NB_REQ_COUNTER_STATUS:
         *ret = (UWord)nb_rt_counter_status((uint32_t)args[1]);
+        return True;
+    case NB_REQ_COUNTER_INTERVAL:
+        *ret = (UWord)nb_rt_counter_interval((uint32_t)args[1], &answer->value);
         return True;
     case NB_REQ_PMI_SIGNAL:
         if ((Word)args[1] < 0 || args[1] > VKI_SIGRTMAX) {

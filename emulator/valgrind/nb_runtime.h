@@ -120,6 +120,8 @@ int nb_rt_wrmsr(uint32_t msr, uint64_t value);
 int nb_rt_rdmsr(uint32_t msr, uint64_t* value);
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value);
 int nb_rt_counter_status(uint32_t counter);
+/* NB_REQ_COUNTER_INTERVAL (netburst_client.h). */
+int nb_rt_counter_interval(uint32_t counter, uint64_t* half_width);
 void nb_rt_query(struct nb_emulator_info* info);
 /* PMIs to the guest (netburst_client.h, NB_REQ_PMI_SIGNAL, NB_REQ_TAKE_PMI and NB_REQ_TAKE_PEBS), for the current
  * thread. */

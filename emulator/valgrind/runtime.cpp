@@ -45,6 +45,13 @@ int result_code(MsrResult r) { return r == MsrResult::Ok ? NB_OK : NB_GP_FAULT; 
 // Counter n is MSR 0x300 + n (kCounters[n].counter_msr in table/msr_map.h; SDM Vol. 3B, 18.15.2).
 constexpr std::uint32_t kFirstCounterMsr = 0x300;
 
+// A counter's value or its CCCR (which starts and stops it).
+bool counter_or_cccr(std::uint32_t msr) {
+    for (const CounterDef& c : kCounters)
+        if (c.counter_msr == msr || c.cccr_msr == msr) return true;
+    return false;
+}
+
 void* sampler_alloc(std::size_t size) { return nb_host_malloc(size); }
 void sampler_free(void* p) { nb_host_free(p); }
 void sampler_write(const void* bytes, std::size_t size) { nb_host_write_samples(bytes, size); }
@@ -760,12 +767,11 @@ void ToolRuntime::open_window() {
     emu_->set_detail(true);
 }
 
-// Software read or wrote a counter: an interval of PAPI's starts or ends here. The next head_ instructions (at least
-// a window's) run timed whatever the phase, so that an interval shorter than that is timed throughout (exact), and
-// a longer one has units of its own code.
+// Software read or wrote a counter, or started or stopped one (its CCCR): an interval of PAPI's starts or ends here.
+// The next head_ instructions (at least a window's) run timed whatever the phase, so that an interval shorter than
+// that is timed throughout (exact), and a longer one has units of its own code before any of it is estimated.
 void ToolRuntime::counter_accessed(std::uint32_t msr) {
-    if (period_ == 0 || !emu_->sampling_estimates()) return;
-    if (msr < kFirstCounterMsr || msr >= kFirstCounterMsr + kNumCounters) return;
+    if (period_ == 0 || !emu_->sampling_estimates() || !counter_or_cccr(msr)) return;
     timed_until_ = program_total() + head_;
     open_window();
 }
@@ -997,6 +1003,17 @@ int ToolRuntime::counter_status(std::uint32_t counter) {
     if (counter >= kNumCounters) return NB_GP_FAULT;
     const Cycle now = emu_->serialize(lp_);  // like the MSR accesses: everything executed so far is counted
     return unsupported(emu_->pmu(), now, lp_, counter) ? NB_UNSUPPORTED : NB_OK;
+}
+
+int ToolRuntime::counter_interval(std::uint32_t counter, std::uint64_t* half_width) {
+    if (counter >= kNumCounters) return NB_GP_FAULT;
+    settle();
+    emu_->serialize(lp_);  // like the MSR accesses: everything executed so far is in the estimate
+    const Pmu& pmu = emu_->pmu();
+    const std::uint64_t half = pmu.counter_half_width(counter);
+    *half_width = !pmu.counter_estimated(counter) ? 0 : half == SampledCounters::kUnbounded ? NB_INTERVAL_UNBOUNDED
+                                                                                           : half;
+    return NB_OK;
 }
 
 void ToolRuntime::query(nb_emulator_info* info) {

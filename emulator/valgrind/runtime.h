@@ -109,6 +109,7 @@ public:
     int rdmsr(std::uint32_t msr, std::uint64_t* value);
     int rdpmc(std::uint32_t ecx, std::uint64_t* value);
     int counter_status(std::uint32_t counter);
+    int counter_interval(std::uint32_t counter, std::uint64_t* half_width);
     void query(nb_emulator_info* info);
     // PMIs to the guest: the signal the current thread wants for its PMU's interrupts, and its oldest one.
     void set_pmi_signal(int signo);

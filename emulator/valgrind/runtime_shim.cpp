@@ -113,6 +113,9 @@ int nb_rt_wrmsr(uint32_t msr, uint64_t value) { return g_runtime->wrmsr(msr, val
 int nb_rt_rdmsr(uint32_t msr, uint64_t* value) { return g_runtime->rdmsr(msr, value); }
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value) { return g_runtime->rdpmc(ecx, value); }
 int nb_rt_counter_status(uint32_t counter) { return g_runtime->counter_status(counter); }
+int nb_rt_counter_interval(uint32_t counter, uint64_t* half_width) {
+    return g_runtime->counter_interval(counter, half_width);
+}
 void nb_rt_query(struct nb_emulator_info* info) { g_runtime->query(info); }
 void nb_rt_set_pmi_signal(int signo) { g_runtime->set_pmi_signal(signo); }
 int nb_rt_take_pmi(struct nb_pmi* out) { return g_runtime->take_pmi(out); }

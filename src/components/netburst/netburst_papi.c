@@ -405,6 +405,46 @@ int papi_netburst_get_pebs_sample(int EventSet, struct papi_netburst_pebs_sample
 	return papi_status(nb_event_set_pebs_sample((const struct nb_event_set *)set->ctl_state, out));
 }
 
+/* One PAPI event's half-width from its native events' (the component's positions), as PAPI derives the value: a
+ * sum or a difference of counts has at most the sum of their half-widths (their errors may be correlated: they come
+ * from the same sampled units); a compound event is its first count's. Other derivations (ratios, postfix
+ * formulas) are not bounded by a sum: -1. */
+static long long derived_half_width(const EventInfo_t *event, const long long *native)
+{
+	long long half = 0;
+	int j;
+
+	if (event->derived != NOT_DERIVED && event->derived != DERIVED_ADD && event->derived != DERIVED_SUB &&
+	    event->derived != DERIVED_CMPD)
+		return -1;
+	for (j = 0; j < PAPI_EVENTS_IN_DERIVED_EVENT && event->pos[j] != PAPI_NULL; j++) {
+		if (native[event->pos[j]] < 0)
+			return -1;
+		half += native[event->pos[j]];
+		if (event->derived == NOT_DERIVED || event->derived == DERIVED_CMPD)
+			break;
+	}
+	return half;
+}
+
+/* papi_netburst.h: the confidence intervals of an event set's counts under netburst-run --timing=sampled. */
+int papi_netburst_get_intervals(int EventSet, long long *half_widths)
+{
+	EventSetInfo_t *set = _papi_hwi_lookup_EventSet(EventSet);
+	long long native[NB_MAX_EVENTS];
+	int i, status;
+
+	if (set == NULL || half_widths == NULL || set->CmpIdx != _netburst_vector.cmp_info.CmpIdx ||
+	    set->ctl_state == NULL)
+		return PAPI_ENOEVST;
+	status = nb_event_set_intervals((struct nb_event_set *)set->ctl_state, native);
+	if (status != NB_STATUS_OK)
+		return papi_status(status);
+	for (i = 0; i < set->NumberOfEvents; i++)
+		half_widths[i] = derived_half_width(&set->EventInfoArray[i], native);
+	return PAPI_OK;
+}
+
 /* After a successful enumeration step, PAPI asks for the event's name through this string, so that it finds the
  * event code it made before instead of making a new one each time a tool enumerates. */
 static int remember_name(unsigned code)

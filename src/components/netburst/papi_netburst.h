@@ -33,6 +33,15 @@ struct papi_netburst_pebs_sample {
     uint64_t sequence;         /* 1 for the set's first sample since PAPI_start, then 2, ... */
 };
 
+/* Under netburst-run --timing=sampled (doc/sampled-timing.md) a cycle-driven event's count is an estimate: for each
+ * event of EventSet, in the order they were added, half_widths[i] receives the half-width of the 99.7 % confidence
+ * interval of its count since PAPI_start or PAPI_reset (so the interval of a measured region is its own when the
+ * region starts with PAPI_start or PAPI_reset). 0: the count is exact (architectural events, --timing=exact, real
+ * hardware, or a region short enough to be timed throughout); -1: the sample cannot bound it (too few events in the
+ * sampled units, or a ratio or formula of counts). PAPI_OK; PAPI_ENOEVST when EventSet is not a netburst event set.
+ * half_widths must hold one entry per event of the set. */
+int papi_netburst_get_intervals(int EventSet, long long *half_widths);
+
 /* The PEBS sample being dispatched to EventSet's overflow handler (call it from the handler), or after the handler
  * the last one. PAPI_OK; PAPI_ENOEVST when EventSet is not a netburst event set; PAPI_ENOEVNT when it has taken
  * no PEBS sample since it started. */

@@ -8,13 +8,14 @@ NB_PAPI_GUEST_SRC = $(srcdir)/tests/integration/papi
 NB_PAPI_GUEST_CFLAGS = -O2 -g -pthread -I$(PAPI_SRC) -I$(srcdir)/src/components/netburst -Wall -Wextra -Werror
 NB_PAPI_GUEST_LIBS = -L$(PAPI_SRC) -lpapi -Wl,-rpath,$(abs_builddir)/$(PAPI_SRC)
 NB_PAPI_GUESTS = $(NB_PAPI_GUEST_DIR)/known_work $(NB_PAPI_GUEST_DIR)/semantics $(NB_PAPI_GUEST_DIR)/fortran_counts \
-	$(NB_PAPI_GUEST_DIR)/pmi_overflow $(NB_PAPI_GUEST_DIR)/pebs_overflow
+	$(NB_PAPI_GUEST_DIR)/pmi_overflow $(NB_PAPI_GUEST_DIR)/pebs_overflow $(NB_PAPI_GUEST_DIR)/sampled_intervals
 CLEANFILES += $(NB_PAPI_GUESTS)
 # libpapi.a is made by papi-build, which `all` runs before `check` builds the guests.
 $(PAPI_SRC)/libpapi.a: ;
 EXTRA_DIST += tests/integration/papi/known_work.S tests/integration/papi/known_work.c \
 	tests/integration/papi/semantics.c tests/integration/papi/fortran_counts.F90 \
-	tests/integration/papi/pmi_overflow.c tests/integration/papi/pebs_overflow.c tests/integration/papi/check.h
+	tests/integration/papi/pmi_overflow.c tests/integration/papi/pebs_overflow.c tests/integration/papi/check.h \
+	tests/integration/papi/sampled_intervals.c
 
 $(NB_PAPI_GUEST_DIR)/known_work: $(NB_PAPI_GUEST_SRC)/known_work.c $(NB_PAPI_GUEST_SRC)/known_work.S $(PAPI_SRC)/libpapi.a
 	@$(MKDIR_P) $(NB_PAPI_GUEST_DIR)
@@ -32,6 +33,10 @@ $(NB_PAPI_GUEST_DIR)/pebs_overflow: $(NB_PAPI_GUEST_SRC)/pebs_overflow.c $(NB_PA
 		$(srcdir)/examples/l1_miss_ring.h $(srcdir)/src/components/netburst/papi_netburst.h $(PAPI_SRC)/libpapi.a
 	@$(MKDIR_P) $(NB_PAPI_GUEST_DIR)
 	$(AM_V_CC)$(CC) $(NB_PAPI_GUEST_CFLAGS) -I$(srcdir)/examples -o $@ $(NB_PAPI_GUEST_SRC)/pebs_overflow.c $(NB_PAPI_GUEST_LIBS)
+$(NB_PAPI_GUEST_DIR)/sampled_intervals: $(NB_PAPI_GUEST_SRC)/sampled_intervals.c \
+		$(srcdir)/src/components/netburst/papi_netburst.h $(PAPI_SRC)/libpapi.a
+	@$(MKDIR_P) $(NB_PAPI_GUEST_DIR)
+	$(AM_V_CC)$(CC) $(NB_PAPI_GUEST_CFLAGS) -o $@ $(NB_PAPI_GUEST_SRC)/sampled_intervals.c $(NB_PAPI_GUEST_LIBS)
 # -O1 -fno-tree-vectorize: one scalar multiply and one add per element (see the program's header).
 $(NB_PAPI_GUEST_DIR)/fortran_counts: $(NB_PAPI_GUEST_SRC)/fortran_counts.F90 $(PAPI_SRC)/libpapi.a
 	@$(MKDIR_P) $(NB_PAPI_GUEST_DIR)

@@ -197,6 +197,53 @@ TEST(Semantics, AsUsersRelyOnThem) {
     EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
 }
 
+// --- --timing=sampled: estimates and their intervals through PAPI (papi_netburst_get_intervals) -----------------
+
+struct RegionCounts {
+    long long cycles = -1, cycles_half = -1, instructions = -1, instructions_half = -1;
+};
+
+std::map<std::string, RegionCounts> regions_of(const std::string& output) {
+    std::map<std::string, RegionCounts> out;
+    std::istringstream in(output);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string name;
+        RegionCounts r;
+        if (words >> name >> r.cycles >> r.cycles_half >> r.instructions >> r.instructions_half) out[name] = r;
+    }
+    return out;
+}
+
+TEST(SampledTiming, PapiReadsEstimatesAndGetsTheirIntervals) {
+    const Outcome exact = run(env("NETBURST_RUN") + " --timing=exact -- " + guest("sampled_intervals"));
+    const Outcome sampled = run(env("NETBURST_RUN") + " --timing=sampled -- " + guest("sampled_intervals"));
+    ASSERT_EQ(exact.status, 0) << exact.output;
+    ASSERT_EQ(sampled.status, 0) << sampled.output;
+    const auto e = regions_of(exact.output), s = regions_of(sampled.output);
+    ASSERT_TRUE(e.count("short") && e.count("long") && s.count("short") && s.count("long"))
+        << exact.output << sampled.output;
+    // The exact tier claims no uncertainty.
+    for (const auto& [name, r] : e) {
+        EXPECT_EQ(r.cycles_half, 0) << name;
+        EXPECT_EQ(r.instructions_half, 0) << name;
+    }
+    // A region shorter than the timed head is exact in the sampled tier too, and says so.
+    EXPECT_EQ(s.at("short").cycles, e.at("short").cycles);
+    EXPECT_EQ(s.at("short").cycles_half, 0);
+    // A long region's cycles are an estimate with an interval that holds the exact count; its instructions are
+    // architectural: exact, with no interval.
+    const RegionCounts& est = s.at("long");
+    EXPECT_GT(est.cycles_half, 0);
+    EXPECT_LE(std::llabs(est.cycles - e.at("long").cycles), est.cycles_half)
+        << est.cycles << " +- " << est.cycles_half << " against " << e.at("long").cycles;
+    EXPECT_LT(est.cycles_half, e.at("long").cycles / 10);  // a useful interval, not a shrug
+    EXPECT_EQ(est.instructions, e.at("long").instructions);
+    EXPECT_EQ(est.instructions_half, 0);
+    EXPECT_NE(sampled.output.find("wrong_set 1"), std::string::npos) << sampled.output;
+}
+
 // --- PAPI's hardware overflow: the PMI as a signal, the model's address, the exact overflow vector ---------------
 
 namespace {

@@ -4,6 +4,11 @@
 
 namespace netburst::component {
 
+IoStatus Backend::counter_interval(unsigned, std::uint64_t* half_width) {
+    *half_width = 0;
+    return IoStatus::Ok;
+}
+
 IoStatus Backend::read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw) {
     // Only the set bits: the counters count the instructions of this loop until each is read.
     for (CounterMask left = counters; left != 0; left &= left - 1) {

@@ -108,6 +108,11 @@ public:
     // Whether the counter, as programmed now, counts something the backend can measure. Real hardware always can;
     // the emulator answers Unsupported for events its model does not drive, so that no made-up count is reported.
     virtual IoStatus counter_status(unsigned counter) = 0;
+    // The half-width of the 99.7 % confidence interval of the counter's value since it was last written: 0 when the
+    // value is exact, which real hardware's always is; under netburst-run --timing=sampled a cycle-driven counter's
+    // value is an estimate (doc/sampled-timing.md), and kIntervalUnbounded says the sample cannot bound it.
+    static constexpr std::uint64_t kIntervalUnbounded = ~std::uint64_t{0};
+    virtual IoStatus counter_interval(unsigned counter, std::uint64_t* half_width);
     // The logical processor (0 or 1) the calling thread runs on.
     virtual unsigned logical_processor() = 0;
 

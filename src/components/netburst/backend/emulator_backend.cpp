@@ -54,6 +54,11 @@ IoStatus EmulatorBackend::read_counter(unsigned counter, std::uint64_t* value) {
 
 IoStatus EmulatorBackend::counter_status(unsigned counter) { return status_of(nb_counter_status(counter)); }
 
+IoStatus EmulatorBackend::counter_interval(unsigned counter, std::uint64_t* half_width) {
+    static_assert(NB_INTERVAL_UNBOUNDED == kIntervalUnbounded, "one value for an unbounded estimate");
+    return status_of(nb_counter_interval(counter, half_width));
+}
+
 // SIGRTMIN + 2, as PAPI's perf_event component: neither PAPI's interval timer (SIGPROF) nor a signal a program is
 // likely to use; a real-time signal is queued, not merged, when several PMIs are sent before the first is delivered.
 int EmulatorBackend::interrupt_signal() const { return SIGRTMIN + 2; }

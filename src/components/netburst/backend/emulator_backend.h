@@ -32,6 +32,7 @@ public:
     IoStatus read_msr(std::uint32_t msr, std::uint64_t* value) override;
     IoStatus read_counter(unsigned counter, std::uint64_t* value) override;
     IoStatus counter_status(unsigned counter) override;
+    IoStatus counter_interval(unsigned counter, std::uint64_t* half_width) override;
     unsigned logical_processor() override;
     int interrupt_signal() const override;
     IoStatus deliver_interrupts(bool on) override;

@@ -215,6 +215,13 @@ int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint
     });
 }
 
+int nb_event_set_intervals(struct nb_event_set* set, long long* half_widths) {
+    return with_component([&](ComponentState& c) {
+        const CpuTarget target(c.backend(), *set);
+        return event_set_intervals(c.backend(), set, half_widths);
+    });
+}
+
 int nb_event_set_pebs_sample(const struct nb_event_set* set, struct papi_netburst_pebs_sample* out) {
     if (set->pebs_samples == 0) return NB_STATUS_NO_EVENT;
     *out = set->pebs_last;

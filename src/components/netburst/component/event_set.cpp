@@ -347,6 +347,16 @@ int stop_event_set(Backend& backend, nb_event_set* set) {
     return NB_STATUS_OK;
 }
 
+int event_set_intervals(Backend& backend, const nb_event_set* set, long long* half_widths) {
+    for (unsigned i = 0; i < set->num_events; ++i) {
+        std::uint64_t half = 0;
+        const IoStatus s = backend.counter_interval(static_cast<unsigned>(set->counter_of[i]), &half);
+        if (s != IoStatus::Ok) return io_status(s);
+        half_widths[i] = half == Backend::kIntervalUnbounded ? -1 : static_cast<long long>(half);
+    }
+    return NB_STATUS_OK;
+}
+
 int reset_event_set(Backend& backend, nb_event_set* set) {
     const Busy busy(set);
     if (set->running) {

@@ -41,6 +41,8 @@ int stop_event_set(Backend& backend, nb_event_set* set);
 int read_event_set(Backend& backend, nb_event_set* set);
 
 int reset_event_set(Backend& backend, nb_event_set* set);
+// nb_event_set_intervals (glue_api.h): each event's half-width from its counter's.
+int event_set_intervals(Backend& backend, const nb_event_set* set, long long* half_widths);
 
 // Sets each event's count to values[i] (its counter gets the low 40 bits).
 int write_event_set(Backend& backend, nb_event_set* set, const long long* values);

@@ -188,6 +188,10 @@ void nb_event_set_cleanup(struct nb_event_set* set);
  * NB_STATUS_NO_EVENT when none is queued. */
 int nb_event_set_set_overflow(struct nb_event_set* set, unsigned event, long long threshold);
 int nb_event_set_take_overflow(struct nb_event_set* set, uint64_t* address, uint64_t* event_mask);
+/* --timing=sampled (papi_netburst.h, papi_netburst_get_intervals): for each event of the set, the half-width of the
+ * 99.7 % confidence interval of its count since the set started or was reset; 0 when the count is exact, -1 when
+ * the sample cannot bound it. */
+int nb_event_set_intervals(struct nb_event_set* set, long long* half_widths);
 /* The set's current PEBS sample (papi_netburst.h): NB_STATUS_OK, or NB_STATUS_NO_EVENT when it has none. */
 int nb_event_set_pebs_sample(const struct nb_event_set* set, struct papi_netburst_pebs_sample* out);
 
