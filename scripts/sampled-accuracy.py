@@ -279,6 +279,8 @@ def main():
         return 2
     table = Table()
     work = tempfile.mkdtemp(prefix="sampled-accuracy.")
+    # The build's example programs (the demo's and the translations' cases) are made on demand, not by `make all`.
+    subprocess.run(["make", "-s", "-C", o.build, "examples/matmul", "examples/papi_matmul"], check=True)
     cases = (o.cases or ("workloads,demo,gmp,translations,intervals" if o.short
                          else "workloads,demo,gmp,forms,translations,intervals")).split(",")
     if "workloads" in cases:
