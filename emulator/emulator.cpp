@@ -88,11 +88,9 @@ void Emulator::sync() {
 void Emulator::attach_pmu(Pmu* pmu) {
     sync();
     Pmu* const next = pmu ? pmu : &pmu_;
-    if (config_.sampled_timing && next != pmu_active_) {
-        // The PMU that leaves keeps what it counted timed; the one that comes starts its stretch here.
-        if (!functional_) pmu_active_->sampled_timed(false);
-        next->sampled_resume(total_, aux_);
-        if (!functional_) next->sampled_timed(true);
+    if (next != pmu_active_) {
+        leave_sampling(*pmu_active_);
+        join_sampling(*next);
     }
     pmu_active_ = next;
     update_tier();
@@ -100,16 +98,25 @@ void Emulator::attach_pmu(Pmu* pmu) {
 
 void Emulator::attach_observers(Pmu* const* pmus, unsigned count) {
     sync();
-    if (config_.sampled_timing && !functional_)
-        for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_timed(false);
+    for (unsigned i = 0; i < num_observers_; ++i) leave_sampling(*observers_[i]);
     num_observers_ = count < kMaxObservers ? count : kMaxObservers;
     for (unsigned i = 0; i < num_observers_; ++i) {
         observers_[i] = pmus[i];
-        if (!config_.sampled_timing) continue;
-        observers_[i]->sampled_resume(total_, aux_);
-        if (!functional_) observers_[i]->sampled_timed(true);
+        join_sampling(*observers_[i]);
     }
     update_tier();
+}
+
+// --timing=sampled: a PMU that leaves keeps what it counted timed; one that comes starts its stretch here, and the
+// instructions other threads ran meanwhile are not its own.
+void Emulator::leave_sampling(Pmu& pmu) {
+    if (config_.sampled_timing && !functional_) pmu.sampled_timed(false);
+}
+
+void Emulator::join_sampling(Pmu& pmu) {
+    if (!config_.sampled_timing) return;
+    pmu.sampled_resume(total_, aux_);
+    if (!functional_) pmu.sampled_timed(true);
 }
 
 void Emulator::timed_all(bool begin) {

@@ -168,8 +168,11 @@ private:
     bool any_pmu(bool (Pmu::*question)() const) const;
     bool any_needs_timing() const;
     bool any_needs_exact_timing() const;
-    // --timing=sampled: the attached PMUs' timed stretches start or end with the tier.
+    // --timing=sampled: the attached PMUs' timed stretches start or end with the tier; a PMU attached or detached
+    // starts or ends its own.
     void timed_all(bool begin);
+    void leave_sampling(Pmu& pmu);
+    void join_sampling(Pmu& pmu);
 
     EmulatorConfig config_{};
     Core core_;

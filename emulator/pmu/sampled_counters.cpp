@@ -37,16 +37,21 @@ void SampledCounters::reset() {
     timed_ = false;
 }
 
+// The regression and both predictors' records of their errors.
+void SampledCounters::forget_fit(Counter& c) {
+    c.model.reset();
+    c.model_sse = c.rate_sse = 0;
+    c.model_tests = c.rate_tests = 0;
+    c.local = Local{};
+}
+
 void SampledCounters::new_interval(Counter& c, double value) {
     c.value = value;
     c.weight[0] = c.weight[1] = c.sum_w2[0] = c.sum_w2[1] = 0;
     c.pending = c.estimated_instructions = 0;
     c.interval = Spread{};
     // A new interval is often another part of the program (PAPI_start of the next region): its own fit.
-    c.model.reset();
-    c.model_sse = c.rate_sse = 0;
-    c.model_tests = c.rate_tests = 0;
-    c.local = Local{};
+    forget_fit(c);
     c.unit_events = c.unit_instructions = 0;
     c.unit_open = false;
 }
@@ -67,10 +72,7 @@ std::uint64_t SampledCounters::program(unsigned n, bool estimated, bool counting
         c.has_rate = false;
         c.rate = 0;
         c.all = Spread{};
-        c.model.reset();
-        c.model_sse = c.rate_sse = 0;
-        c.model_tests = c.rate_tests = 0;
-        c.local = Local{};
+        forget_fit(c);
         c.key = key;
     }
     if (counting != c.counting) c.unit_open = false;
@@ -163,9 +165,9 @@ void SampledCounters::unit_end(const std::uint64_t* raw, std::uint64_t instructi
 
         c.all.add(r);
         c.interval.add(r);
-        c.model.add(static_cast<double>(instructions), x, events);
+        c.model.add(u, x, events);
         c.unit_events += events;
-        c.unit_instructions += static_cast<double>(instructions);
+        c.unit_instructions += u;
         if (c.pending > 0) {
             // Instructions that ran before the selection had a rate take its first one.
             c.value += r * c.pending;

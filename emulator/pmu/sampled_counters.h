@@ -144,6 +144,7 @@ private:
         double unit_events = 0, unit_instructions = 0;
     };
     void new_interval(Counter& c, double value);
+    static void forget_fit(Counter& c);
     static bool uses_model(const Counter& c);
     static double correction(const Counter& c);
     // Units the fit must have predicted before it is trusted (a stated assumption).

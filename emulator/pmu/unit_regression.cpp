@@ -12,7 +12,6 @@ void UnitRegression::add(double instructions, const double* aux, double events) 
         for (unsigned j = 0; j < kColumns; ++j) xtx_[i][j] += x[i] * x[j];
         xty_[i] += x[i] * events;
     }
-    yty_ += events * events;
     instructions_ += instructions;
     ++units_;
     solved_ = false;
@@ -57,18 +56,6 @@ double UnitRegression::predict(double instructions, const double* aux) const {
     double y = beta_[0] * instructions;
     for (unsigned j = 0; j < SampleAux::kCount; ++j) y += beta_[j + 1] * aux[j];
     return y > 0 ? y : 0;
-}
-
-double UnitRegression::residual_variance() const {
-    if (units_ <= kColumns) return 0;
-    if (!solved_) solve();
-    // SSE = y'y - 2 beta'X'y + beta'X'X beta, which holds for any beta (the ridge's too).
-    double sse = yty_;
-    for (unsigned i = 0; i < kColumns; ++i) {
-        sse -= 2 * beta_[i] * xty_[i];
-        for (unsigned j = 0; j < kColumns; ++j) sse += beta_[i] * xtx_[i][j] * beta_[j];
-    }
-    return sse > 0 ? sse / (units_ - kColumns) : 0;
 }
 
 }  // namespace netburst::emu

@@ -35,12 +35,9 @@ public:
     // A unit: its instructions, its aux counts (the differences over the unit) and its events.
     void add(double instructions, const double* aux, double events);
     bool ready() const { return units_ >= kMinUnits; }
-    std::uint32_t units() const { return units_; }
     // The events the fit predicts for a stretch (never below 0).
     double predict(double instructions, const double* aux) const;
-    // The residual variance of a unit's events (the fit's error on one unit), with the units' instructions: the
-    // variance of a rate per instruction is residual_variance() / unit_instructions()^2.
-    double residual_variance() const;
+    // The units' mean length in instructions.
     double unit_instructions() const { return units_ ? instructions_ / units_ : 0; }
 
 private:
@@ -50,7 +47,6 @@ private:
     double instructions_ = 0;
     double xtx_[kColumns][kColumns] = {};
     double xty_[kColumns] = {};
-    double yty_ = 0;
     // The fit, worked out when first needed after a unit came.
     mutable double beta_[kColumns] = {};
     mutable bool solved_ = false;

@@ -42,9 +42,6 @@ bool write_guest(void*, std::uint64_t address, const void* buffer, unsigned size
 
 int result_code(MsrResult r) { return r == MsrResult::Ok ? NB_OK : NB_GP_FAULT; }
 
-// Counter n is MSR 0x300 + n (kCounters[n].counter_msr in table/msr_map.h; SDM Vol. 3B, 18.15.2).
-constexpr std::uint32_t kFirstCounterMsr = 0x300;
-
 // A counter's value or its CCCR (which starts and stops it).
 bool counter_or_cccr(std::uint32_t msr) {
     for (const CounterDef& c : kCounters)
@@ -977,7 +974,7 @@ int ToolRuntime::wrmsr(std::uint32_t msr, std::uint64_t value) {
             if (program_->writes[lp_][i].pmu == 0 && program_->writes[lp_][i].msr == msr) program_taken_ = true;
         for (unsigned i = 0; i < program_->num_events; ++i) {
             const ProgramEvent& e = program_->events[i];
-            if (e.pmu == 0 && e.lp == lp_ && kFirstCounterMsr + e.counter == msr) program_taken_ = true;
+            if (e.pmu == 0 && e.lp == lp_ && kCounters[e.counter].counter_msr == msr) program_taken_ = true;
         }
     }
     settle();
@@ -995,7 +992,7 @@ int ToolRuntime::rdmsr(std::uint32_t msr, std::uint64_t* value) {
 int ToolRuntime::rdpmc(std::uint32_t ecx, std::uint64_t* value) {
     settle();
     const int result = result_code(emu_->read_pmc(lp_, ecx, value));
-    counter_accessed(kFirstCounterMsr + (ecx & 0x1Fu));
+    if ((ecx & 0x1Fu) < kNumCounters) counter_accessed(kCounters[ecx & 0x1Fu].counter_msr);
     return result;
 }
 

@@ -17,17 +17,6 @@ TEST(UnitRegression, RecoversACostPerInstructionAndPerMiss) {
     ASSERT_TRUE(r.ready());
     const double stretch[SampleAux::kCount] = {100, 0, 50, 0, 0, 0};
     EXPECT_NEAR(r.predict(50000, stretch), 60000 + 30000 + 500, 1.0);
-    EXPECT_NEAR(r.residual_variance(), 0, 1e-3);
-}
-
-TEST(UnitRegression, NoisyUnitsLeaveTheirNoiseAsResidualVariance) {
-    UnitRegression r;
-    for (unsigned u = 0; u < 200; ++u) {
-        const double aux[SampleAux::kCount] = {static_cast<double>(u % 5), 0, 0, 0, 0, 0};
-        const double noise = (u % 2) ? 50 : -50;  // standard deviation 50 cycles a unit
-        r.add(1000, aux, 1000 + 200 * aux[0] + noise);
-    }
-    EXPECT_NEAR(r.residual_variance(), 2500, 100);
 }
 
 TEST(UnitRegression, NeverPredictsNegativeEvents) {
