@@ -17,8 +17,10 @@ void Emulator::reset(const EmulatorConfig& config) {
     thread_stopped_[0] = thread_stopped_[1] = false;
     detail_ = false;
     total_ = 0;
+    aux_ = SampleAux{};
+    clock_.reset(core_.now());
     update_tier();
-    if (config_.sampled_timing && !functional_) timed_all(true);
+    if (schedules() && !functional_) timed_all(true);
 }
 
 void Emulator::start_thread(unsigned thread, Cycle cycle) {
@@ -120,6 +122,8 @@ void Emulator::join_sampling(Pmu& pmu) {
 }
 
 void Emulator::timed_all(bool begin) {
+    if (config_.machine.emulated_clock) clock_.timed(begin, core_.now());
+    if (!config_.sampled_timing) return;
     pmu_active_->sampled_timed(begin);
     for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_timed(begin);
 }
@@ -131,13 +135,15 @@ void Emulator::set_detail(bool detail) {
 
 void Emulator::unit(bool begin, std::uint64_t instructions) {
     if (functional_) return;  // nothing needs cycles: there is nothing to measure
+    if (config_.machine.emulated_clock) clock_.unit(begin, instructions, core_.now(), aux_);
+    if (!config_.sampled_timing) return;
     pmu_active_->sampled_unit(begin, instructions, aux_);
     for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_unit(begin, instructions, aux_);
 }
 
 void Emulator::settle(std::uint64_t total, std::uint64_t syscalls, std::uint64_t interrupts) {
     total_ = total;
-    if (!config_.sampled_timing) return;
+    if (!schedules()) return;
     // Counted as they happen in both tiers (memory_system.cpp), so no sync() is needed to read them.
     const MemorySystem::Stats& m = core_.memory_stats();
     aux_.v[0] = m.l2_read_misses;
@@ -146,6 +152,8 @@ void Emulator::settle(std::uint64_t total, std::uint64_t syscalls, std::uint64_t
     aux_.v[3] = m.alias_conflicts;
     aux_.v[4] = syscalls;
     aux_.v[5] = interrupts;
+    if (config_.machine.emulated_clock) clock_.settle(total, functional_, aux_);
+    if (!config_.sampled_timing) return;
     pmu_active_->sampled_settle(total, functional_, aux_);
     for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_settle(total, functional_, aux_);
 }
@@ -159,7 +167,10 @@ bool Emulator::any_pmu(bool (Pmu::*question)() const) const {
 
 bool Emulator::sampling_estimates() const { return config_.sampled_timing && any_pmu(&Pmu::has_estimates); }
 
-bool Emulator::wants_unit() const { return config_.sampled_timing && any_pmu(&Pmu::sampled_wants_unit); }
+bool Emulator::wants_unit() const {
+    return (config_.machine.emulated_clock && clock_.wants_unit()) ||
+           (config_.sampled_timing && any_pmu(&Pmu::sampled_wants_unit));
+}
 
 void Emulator::close_all(Cycle cycle) {
     pmu_active_->close_until(cycle);
@@ -184,21 +195,21 @@ void Emulator::drain(unsigned thread) {
 }
 
 void Emulator::update_tier() {
-    // --timing=sampled runs what the PMUs can estimate in the functional tier outside the front end's windows.
-    const bool needs = any_needs_timing() &&
-                       (!config_.sampled_timing || detail_ || any_needs_exact_timing());
-    const bool functional =
-        !config_.force_timing && !config_.machine.emulated_clock && !interleaved_ && !needs && !counts_.nearly_full();
+    // --timing=sampled runs what the PMUs can estimate in the functional tier outside the front end's windows;
+    // the emulated clock needs the windows only.
+    const bool needs = (any_needs_timing() && (!config_.sampled_timing || detail_ || any_needs_exact_timing())) ||
+                       (config_.machine.emulated_clock && detail_);
+    const bool functional = !config_.force_timing && !interleaved_ && !needs && !counts_.nearly_full();
     if (functional == functional_) return;
     if (functional) {
         // Time stops here: everything in flight retires and every record reaches the PMU, so the functional tier
         // starts (and the timing tier later resumes) from a drained machine, as after a serialising instruction.
         for (unsigned t = 0; t < 2; ++t)
             if (thread_started_[t] && !thread_stopped_[t]) drain(t);
-        if (config_.sampled_timing) timed_all(false);
+        if (schedules()) timed_all(false);
     } else {
         sync();
-        if (config_.sampled_timing) timed_all(true);
+        if (schedules()) timed_all(true);
     }
     functional_ = functional;
 }

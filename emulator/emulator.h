@@ -19,6 +19,7 @@
 #include "emulator/memo_probe.h"
 #include "emulator/model/emulated_machine.h"
 #include "emulator/pmu/pmu.h"
+#include "emulator/sampled_clock.h"
 
 namespace netburst::emu {
 
@@ -26,7 +27,8 @@ namespace netburst::emu {
 // The PMU's configuration (the machine, PEBS, the DS layout), which also sets up the core, and the tier choice.
 struct EmulatorConfig : PmuConfig {
     // Every instruction in the timing tier, even while no counter needs it (comparisons, tests, cycle reports).
-    // An emulated clock (EmulatedMachine::emulated_clock) needs it too: the clock reads cycles.
+    // An emulated clock (EmulatedMachine::emulated_clock) reads cycles without it: while no counter needs the
+    // timing tier it is estimated from the front end's sampled schedule (sampled_clock.h).
     bool force_timing = false;
     // --timing=sampled (PmuConfig::sampled_timing): while the attached PMUs need the timing tier only for what
     // they can estimate, instructions run in the functional tier except inside the windows the front end opens
@@ -98,7 +100,8 @@ public:
     MsrResult read_pmc(unsigned thread, std::uint32_t ecx, std::uint64_t* value);
     bool counter_unsupported(unsigned counter) const { return pmu_active_->counter_unsupported(counter); }
 
-    // --timing=sampled: the front end's schedule. set_detail: a window of the timing tier opens (warming, then a
+    // The sampled schedule, which the front end runs for --timing=sampled and for an emulated clock (whenever the
+    // functional tier runs, the clock is estimated from its units). set_detail: a window of the timing tier opens (warming, then a
     // unit) or closes; unit: the window's measured unit starts, or ends after `instructions`; settle: `total`
     // program instructions have run so far (before every MSR access, window change and PMU change, so that the
     // functional ones are estimated at the rates they ran with); wants_unit: a counter that is estimated has no
@@ -111,11 +114,19 @@ public:
     // Whether an attached PMU has an estimated counter (its reads then bound PAPI's intervals).
     bool sampling_estimates() const;
     bool sampled() const { return config_.sampled_timing; }
+    // Whether the front end must run the sampled schedule.
+    bool schedules() const { return config_.sampled_timing || config_.machine.emulated_clock; }
 
     // Ends the run: closes every cycle so that the last reads are final.
     void finish();
 
     Cycle now() const { return core_.now(); }
+    // The emulated clock (EmulatedMachine::emulated_clock): now() while every instruction is timed, else its
+    // estimate (sampled_clock.h), as of the last settle(); and the half-width of its 99.7 % interval (0: exact).
+    Cycle clock() const { return clock_.read(core_.now()); }
+    // The program read the clock at the start of what may be a timed region (SampledClock::region).
+    void clock_region() { clock_.region(); }
+    std::uint64_t clock_half_width() const { return clock_.half_width(); }
     // Which tier runs the next instruction; how many instructions ran in the timing tier so far.
     bool timing() const { return !functional_; }
     std::uint64_t timed_instructions() const { return timed_; }
@@ -168,8 +179,8 @@ private:
     bool any_pmu(bool (Pmu::*question)() const) const;
     bool any_needs_timing() const;
     bool any_needs_exact_timing() const;
-    // --timing=sampled: the attached PMUs' timed stretches start or end with the tier; a PMU attached or detached
-    // starts or ends its own.
+    // The sampled schedule: the attached PMUs' timed stretches (--timing=sampled) and the clock's start or end with
+    // the tier; a PMU attached or detached starts or ends its own.
     void timed_all(bool begin);
     void leave_sampling(Pmu& pmu);
     void join_sampling(Pmu& pmu);
@@ -179,6 +190,7 @@ private:
     MemoProbe* probe_ = nullptr;  // attach_memo_probe()
     Pmu pmu_;
     Pmu* pmu_active_ = &pmu_;
+    SampledClock clock_;
     Pmu* observers_[kMaxObservers] = {};
     unsigned num_observers_ = 0;
     Outcome outcome_;

@@ -10,7 +10,8 @@ libnetburst_emu_a_SOURCES = \
 include $(srcdir)/emulator/core/local.mk
 include $(srcdir)/emulator/pmu/local.mk
 include $(srcdir)/emulator/trace/local.mk
-libnetburst_emu_a_SOURCES += emulator/emulator.h emulator/pmi_skid.h emulator/memo_probe.h emulator/emulator.cpp
+libnetburst_emu_a_SOURCES += emulator/emulator.h emulator/pmi_skid.h emulator/memo_probe.h emulator/sampled_clock.h \
+	emulator/emulator.cpp
 
 # netburst-emu: the emulator on trace files (host program)
 bin_PROGRAMS += netburst-emu
@@ -27,6 +28,7 @@ check_PROGRAMS += tests/emulator/emulator_tests
 tests_emulator_emulator_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) -I$(top_srcdir)
 tests_emulator_emulator_tests_LDADD = libnetburst_emu.a $(CORE_LIBS) $(GTEST_LIBS)
 tests_emulator_emulator_tests_SOURCES = tests/emulator/tier_corpus.h tests/emulator/emulator_tier_test.cpp \
+	tests/emulator/emulator_clock_test.cpp \
 	tests/emulator/memo_probe_test.cpp
 TESTS += tests/emulator/emulator_tests
 

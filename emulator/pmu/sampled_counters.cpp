@@ -2,12 +2,6 @@
 
 namespace netburst::emu {
 
-namespace {
-
-constexpr std::uint64_t kValueMask = (std::uint64_t{1} << 40) - 1;  // a counter's 40 bits
-
-}  // namespace
-
 double square_root(double x) {
     if (x <= 0) return 0;
     double r = x > 1 ? x : 1;
@@ -30,7 +24,8 @@ void aux_delta(const SampleAux& now, const SampleAux& before, double* out) {
 
 }  // namespace
 
-void SampledCounters::reset() {
+void SampledCounters::reset(std::uint64_t value_mask) {
+    mask_ = value_mask;
     for (Counter& c : c_) c = Counter{};
     last_total_ = 0;
     last_aux_ = unit_aux_ = SampleAux{};
@@ -116,7 +111,7 @@ void SampledCounters::timed(bool begin, const std::uint64_t* raw) {
         c.unit_open = false;  // a unit is measured inside one stretch
         if (!c.estimated) continue;
         if (begin) c.mark = raw[n];
-        else c.value += static_cast<double>((raw[n] - c.mark) & kValueMask);
+        else c.value += static_cast<double>((raw[n] - c.mark) & mask_);
     }
 }
 
@@ -137,7 +132,7 @@ void SampledCounters::unit_end(const std::uint64_t* raw, std::uint64_t instructi
         Counter& c = c_[n];
         if (!c.unit_open) continue;
         c.unit_open = false;
-        const double events = static_cast<double>((raw[n] - c.unit_mark) & kValueMask);
+        const double events = static_cast<double>((raw[n] - c.unit_mark) & mask_);
         const double r = events / static_cast<double>(instructions);
         for (unsigned k = 0; k < 2; ++k) {  // the share of the interval estimated since the last unit is complete
             c.sum_w2[k] += c.weight[k] * c.weight[k];
@@ -204,8 +199,8 @@ bool SampledCounters::wants_unit() const {
 std::uint64_t SampledCounters::value(unsigned n, std::uint64_t raw) const {
     const Counter& c = c_[n];
     double v = c.value;
-    if (timed_) v += static_cast<double>((raw - c.mark) & kValueMask);
-    return rounded(v) & kValueMask;
+    if (timed_) v += static_cast<double>((raw - c.mark) & mask_);
+    return rounded(v) & mask_;
 }
 
 std::uint64_t SampledCounters::half_width(unsigned n) const {

@@ -47,7 +47,10 @@ public:
     // Three standard deviations of a normal distribution: 99.73 %.
     static constexpr double kZ = 3.0;
 
-    void reset();
+    // The registers' width: a PMU counter's 40 bits, or a full 64 for a count that does not wrap (the clock:
+    // emulator/sampled_clock.h).
+    static constexpr std::uint64_t kCounterMask = (std::uint64_t{1} << 40) - 1;
+    void reset(std::uint64_t value_mask = kCounterMask);
 
     // Counter n's selection changed (or was looked at again after a CCCR or ESCR write): whether it is estimated,
     // whether it counts, and the selection the rate belongs to. `raw` is its register value now. Returns the
@@ -72,6 +75,9 @@ public:
     void unit_begin(const std::uint64_t* raw, const SampleAux& aux);
     void unit_end(const std::uint64_t* raw, std::uint64_t instructions, const SampleAux& aux);
 
+    // Counter n's count goes on into what may be another part of the program (a region the clock times): its
+    // regression starts afresh, fitted on the units to come, and until then the most recent unit's rate predicts.
+    void refit(unsigned n) { forget_fit(c_[n]); }
     // Software read or wrote a counter: a PAPI interval ends or starts, so the code that follows may be another
     // part of the program; stretches are estimated from the units that follow.
     void accessed();
@@ -158,6 +164,7 @@ private:
     SampleAux last_aux_{};
     SampleAux unit_aux_{};  // at the current unit's start
     bool timed_ = false;
+    std::uint64_t mask_ = kCounterMask;
 };
 
 }  // namespace netburst::emu

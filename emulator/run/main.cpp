@@ -47,11 +47,12 @@ const char* kUsage =
     "                       'unsupported' (default: yes)\n"
     "      --timer-tick N   with the kernel model, a timer interrupt every N instructions of each thread, run as a\n"
     "                       synthetic CPL-0 path (default 8000000, about a 4 ms tick; 0: none)\n"
-    "      --clock=emulated the program's clock is the emulated Pentium 4's: rdtsc reads its cycles, and\n"
-    "                       clock_gettime, gettimeofday and time advance at its nominal frequency, and the\n"
-    "                       CPU-time timers (setitimer ITIMER_PROF and ITIMER_VIRTUAL: PAPI's multiplexing)\n"
-    "                       expire on its cycles (every instruction is then timed). Default --clock=host:\n"
-    "                       the host's clock and timers\n"
+    "      --clock=host     the program reads the host's clock and its CPU-time timers are the host's. Default\n"
+    "                       --clock=emulated: the emulated Pentium 4's. rdtsc reads its cycles, clock_gettime,\n"
+    "                       gettimeofday and time advance at its nominal frequency, and the CPU-time timers\n"
+    "                       (setitimer ITIMER_PROF and ITIMER_VIRTUAL: PAPI's multiplexing) expire on its\n"
+    "                       cycles. They are exact while every instruction is timed, and estimated from the\n"
+    "                       sampled schedule below while no counter needs cycles\n"
     "      --timing=sampled time a sample of the program in the cycle-exact tier: every "
     NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_PERIOD) " instructions,\n"
     "                       " NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_WARM) " of warming and a measured unit of "
@@ -61,7 +62,7 @@ const char* kUsage =
     "                       --sample-period=N, --sample-warm=N, --sample-unit=N, --sample-head=N change them).\n"
     "                       Architectural events (instructions, branches, misses...) stay exact; cycle-driven\n"
     "                       ones (cycles, stalls, replays...) are estimates with a 99.7 % confidence interval.\n"
-    "                       Not with --clock=emulated yet. Default --timing=exact: every instruction is timed\n"
+    "                       Default --timing=exact: every instruction is timed\n"
     "                       while a counter needs cycles\n"
     "      --cpu-view=host  the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu. Default\n"
     "                       --cpu-view=emulated: the emulated Pentium 4's (model, clock, flags, caches, --ht)\n"
@@ -92,7 +93,7 @@ struct Options {
     std::string output;
     std::string record;
     bool merge = false;
-    bool emulated_clock = false;
+    bool emulated_clock = true;
     ToolOptions tool;
     std::vector<std::string> command;  // with --merge: the reports
 };
@@ -137,7 +138,6 @@ Options parse_options(int argc, char** argv) {
                                    {"merge", no_argument, nullptr, kMerge}, {"clock", required_argument, nullptr, kClock}},
                                   take, &o.tool);
     if (o.command.empty()) usage_error(kName, o.merge ? "no reports to merge" : "no program to run");
-    if (const char* conflict = timing_conflict(o.tool.timing, o.emulated_clock)) usage_error(kName, conflict);
     return o;
 }
 

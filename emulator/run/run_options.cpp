@@ -90,15 +90,6 @@ std::vector<std::string> parse_run_options(int argc, char** argv, const char* co
     return std::vector<std::string>(argv + optind, argv + argc);
 }
 
-// The emulated clock is the core's cycle count, read at every rdtsc and time call; the sampled tier times only its
-// warming and measured units and does not keep that count, so the pair is refused rather than run with a wrong
-// clock.
-const char* timing_conflict(Timing timing, bool emulated_clock) {
-    if (timing == Timing::kSampled && emulated_clock)
-        return "--timing=sampled does not drive --clock=emulated yet; use --timing=exact with --clock=emulated";
-    return nullptr;
-}
-
 int failed(const char* command_name, const std::string& message, int status) {
     std::cerr << command_name << ": " << message << "\n";
     return status;

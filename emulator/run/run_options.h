@@ -51,9 +51,6 @@ std::vector<std::string> parse_run_options(int argc, char** argv, const char* co
                                            const std::function<bool(int c, const char* arg)>& take_own,
                                            ToolOptions* tool);
 
-// Why the options cannot run together yet, or nullptr: --timing=sampled does not time the emulated clock.
-const char* timing_conflict(Timing timing, bool emulated_clock);
-
 // "NAME: message" on standard error (NAME: netburst-run, or with its subcommand); returns `status`, the exit status.
 int failed(const char* command_name, const std::string& message, int status = kExitOwnError);
 

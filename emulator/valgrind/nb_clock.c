@@ -1,4 +1,4 @@
-/* The guest's clock (--clock=emulated): the time an emulated Pentium 4 would have taken, not the host's.
+/* The guest's clock (--clock=emulated, the default): the time an emulated Pentium 4 would have taken, not the host's.
  *
  * On a Pentium 4, rdtsc counts that processor's core clock, and the operating system's clocks advance with it.
  * Under Valgrind the guest reads the host's instead, whose rate has nothing to do with the emulated core, and which
@@ -11,13 +11,17 @@
  *  - clock_gettime, gettimeofday and time answer with the host's time when the program started plus the emulated
  *    cycles since then at the model's nominal frequency (its brand string, guest_cpuid.h): under Valgrind they are
  *    system calls (the vDSO is not used), whose results the tool overwrites after the kernel wrote them.
- * The cycles exist only in the timing tier, so the runtime keeps every instruction there (nb_rt_init). Time the
- * program spends blocked (sleep, I/O, waiting for another thread) does not advance the clock: the core model has
- * no idle time to add (doc/guest-cpu.md, "The clock"). */
+ * The cycles are the timing tier's: exact while every instruction is timed, and estimated from the sampled
+ * schedule while no counter needs cycles (emulator/sampled_clock.h; nb_rt_cycles_now gives either). The core
+ * model has no idle time, so a wait that ran out its timeout adds that time to the wall clocks ("Waiting" below;
+ * doc/guest-cpu.md, "The clock"); a wait for an event alone adds nothing. */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
@@ -27,6 +31,10 @@
 #include "emulator/valgrind/nb_tool.h"
 
 static ULong start_realtime_ns, start_monotonic_ns;
+
+/* The deadline, in wall nanoseconds since the start, of the wait each thread is in (0: none); VG_N_THREADS of
+ * them (--max-threads), allocated once the options are known. */
+static ULong* wait_deadline;
 
 static ULong elapsed_ns(void);
 
@@ -39,6 +47,7 @@ void nb_clock_init(void) {
     start_realtime_ns = (ULong)ts.tv_sec * 1000000000ull;
     VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
     start_monotonic_ns = (ULong)ts.tv_sec * 1000000000ull;
+    if (nb_clo.clock_emulated) wait_deadline = VG_(calloc)("nb.clock.waits", VG_N_THREADS, sizeof(ULong));
 }
 
 /* A forked child's emulator counts from zero (nb_rt_fork_child): its clock starts where the parent's was. */
@@ -50,20 +59,171 @@ void nb_clock_fork_child(void) {
 }
 
 /* The emulated cycle now, every record before the caller's instruction included. */
-static ULong cycles_now(void) {
+static ULong core_cycles(void) {
     nb_consume_committed();
     return nb_rt_cycles_now();
 }
 
-/* Nanoseconds of emulated time since the program started. */
-static ULong elapsed_ns(void) {
+/* The same when the program reads its clock: a region it times may start here. */
+static ULong cycles_now(void) {
+    const ULong cycles = core_cycles();
+    nb_rt_clock_read();
+    return cycles;
+}
+
+static ULong ns_of(ULong cycles) {
     const ULong mhz = nb_rt_cpu_mhz();
-    return mhz == 0 ? 0 : cycles_now() * 1000ull / mhz;
+    return mhz == 0 ? 0 : cycles * 1000ull / mhz;
+}
+
+/* Nanoseconds of emulated time the process ran since the program started (its CPU time). */
+static ULong elapsed_ns(void) { return ns_of(cycles_now()); }
+
+/* ---- Waiting ----------------------------------------------------------------------------------------------------
+ * A Pentium 4's clocks go on while its program waits, but the core model has no idle time: a program that waits
+ * for its clock to reach a time (usleep in a loop, a poll, futex or sigtimedwait with a timeout, an absolute
+ * clock_nanosleep, whose deadline in emulated time is long past for the host's kernel) would wait for instructions
+ * that never come. OpenMPI's ranks sleep 125 us at a time until gettimeofday passes a deadline: two ranks of
+ * examples/stencil.c took 121 s instead of 5.5 s. So a call that ended because its timeout ran out ends no earlier
+ * than that timeout after it began: the wall clocks, and rdtsc (its counter runs at the core's rate whatever the
+ * core does), then read at least that. A call that something else ended (data on a socket, a futex woken, a
+ * signal) adds nothing, nor does a wait the other threads' instructions outran. The CPU-time clocks and the
+ * CPU-time timers do not advance while the process waits, as on Linux. Single-threaded programs that sleep stay
+ * repeatable: the time added is what they asked for. */
+static ULong idle_ns;  /* wall time beyond the cycles: the waits' */
+
+
+
+static ULong wall_ns(ULong cycles) { return ns_of(cycles) + idle_ns; }
+
+/* Linux's values, which Valgrind's vki headers do not all name. */
+enum { NB_TIMER_ABSTIME = 1, NB_FUTEX_PRIVATE = 128, NB_FUTEX_CLOCK_REALTIME = 256, NB_ETIMEDOUT = 110 };
+
+static Bool read_client(UWord address, void* out, SizeT size) {
+    if (address == 0 || !VG_(am_is_valid_for_client)(address, size, VKI_PROT_READ)) return False;
+    VG_(memcpy)(out, (const void*)address, size);
+    return True;
+}
+
+static Bool timespec_ns(UWord address, ULong* ns) {
+    struct vki_timespec t;
+    if (!read_client(address, &t, sizeof t) || t.tv_sec < 0 || t.tv_nsec < 0) return False;
+    *ns = (ULong)t.tv_sec * 1000000000ull + (ULong)t.tv_nsec;
+    return True;
+}
+
+static Bool timeval_ns(UWord address, ULong* ns) {
+    struct vki_timeval t;
+    if (!read_client(address, &t, sizeof t) || t.tv_sec < 0 || t.tv_usec < 0) return False;
+    *ns = (ULong)t.tv_sec * 1000000000ull + (ULong)t.tv_usec * 1000ull;
+    return True;
+}
+
+static Bool milliseconds_ns(UWord timeout, ULong* ns) {
+    if ((Int)timeout < 0) return False;  /* forever */
+    *ns = (ULong)(Int)timeout * 1000000ull;
+    return True;
+}
+
+/* The wall start of an absolute deadline on a clock, in wall nanoseconds since the start; False for a clock whose
+ * time does not pass while waiting. */
+static Bool absolute_ns(UWord clock_id, ULong deadline, ULong* out) {
+    switch ((Word)clock_id) {
+    case VKI_CLOCK_REALTIME: case 11 /* CLOCK_TAI */:
+        *out = deadline > start_realtime_ns ? deadline - start_realtime_ns : 0;
+        return True;
+    case VKI_CLOCK_MONOTONIC: case 7 /* CLOCK_BOOTTIME */:
+        *out = deadline > start_monotonic_ns ? deadline - start_monotonic_ns : 0;
+        return True;
+    default:
+        return False;
+    }
+}
+
+/* The deadline of a call that waits at most a while, in wall nanoseconds since the start; False for any other call,
+ * or one that waits for an event only. */
+static Bool wait_of(UInt syscallno, const UWord* args, ULong now, ULong* deadline) {
+    ULong ns = 0;
+    Bool relative = True;
+    switch (syscallno) {
+    case __NR_nanosleep: if (!timespec_ns(args[0], &ns)) return False; break;
+    case __NR_clock_nanosleep:
+        if (!timespec_ns(args[2], &ns)) return False;
+        if (args[1] & NB_TIMER_ABSTIME) {
+            if (!absolute_ns(args[0], ns, deadline)) return False;
+            relative = False;
+        } else if (args[0] >= 2 && args[0] <= 3) {
+            return False;  /* CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID: CPU time */
+        }
+        break;
+    case __NR_poll: case __NR_epoll_wait: case __NR_epoll_pwait:
+        if (!milliseconds_ns(syscallno == __NR_poll ? args[2] : args[3], &ns)) return False;
+        break;
+    case __NR_ppoll: case __NR_pselect6: case __NR_rt_sigtimedwait:
+        if (!timespec_ns(syscallno == __NR_pselect6 ? args[4] : args[2], &ns)) return False;
+        break;
+    case __NR_select: if (!timeval_ns(args[4], &ns)) return False; break;
+    case __NR_futex: {
+        const UWord command = args[1] & ~(UWord)(NB_FUTEX_PRIVATE | NB_FUTEX_CLOCK_REALTIME);
+        if (command != VKI_FUTEX_WAIT && command != VKI_FUTEX_WAIT_BITSET) return False;
+        if (!timespec_ns(args[3], &ns)) return False;  /* no timeout: waits until woken */
+        if (command == VKI_FUTEX_WAIT_BITSET) {
+            const UWord clock = (args[1] & NB_FUTEX_CLOCK_REALTIME) ? VKI_CLOCK_REALTIME : VKI_CLOCK_MONOTONIC;
+            if (!absolute_ns(clock, ns, deadline)) return False;
+            relative = False;
+        }
+        break;
+    }
+    default:
+        return False;
+    }
+    if (relative) *deadline = now + ns;
+    return True;
+}
+
+/* Whether the call ended because its timeout ran out. */
+static Bool timed_out(UInt syscallno, SysRes res) {
+    switch (syscallno) {
+    case __NR_nanosleep: case __NR_clock_nanosleep: return !sr_isError(res);
+    case __NR_futex: return sr_isError(res) && sr_Err(res) == NB_ETIMEDOUT;
+    case __NR_rt_sigtimedwait: return sr_isError(res) && sr_Err(res) == VKI_EAGAIN;
+    default: return !sr_isError(res) && sr_Res(res) == 0;  /* nothing ready */
+    }
+}
+
+Bool nb_clock_watches_wait(UInt syscallno) {
+    if (!nb_clo.clock_emulated) return False;
+    switch (syscallno) {
+    case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_poll: case __NR_ppoll: case __NR_select:
+    case __NR_pselect6: case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_futex: case __NR_rt_sigtimedwait:
+        return True;
+    default:
+        return False;
+    }
+}
+
+void nb_clock_pre_wait(ThreadId tid, UInt syscallno, UWord* args) {
+    if (wait_deadline == NULL || tid >= VG_N_THREADS) return;
+    ULong deadline = 0;
+    wait_deadline[tid] = wait_of(syscallno, args, wall_ns(core_cycles()), &deadline) ? deadline : 0;
+}
+
+void nb_clock_post_wait(ThreadId tid, UInt syscallno, SysRes res) {
+    if (wait_deadline == NULL || tid >= VG_N_THREADS || wait_deadline[tid] == 0) return;
+    const ULong deadline = wait_deadline[tid];
+    wait_deadline[tid] = 0;
+    if (!timed_out(syscallno, res)) return;
+    const ULong now = wall_ns(core_cycles());
+    if (deadline > now) idle_ns += deadline - now;
 }
 
 /* ---- rdtsc ----------------------------------------------------------------------------------------------------- */
 
-static ULong nb_clock_rdtsc(void) { return cycles_now(); }
+/* The time stamp counter runs at the core's rate while the program waits, too. */
+static ULong nb_clock_rdtsc(void) {
+    const ULong cycles = cycles_now();
+    return cycles + idle_ns * nb_rt_cpu_mhz() / 1000ull;
+}
 
 static Bool is_vex_rdtsc(const IRDirty* d) {
     return d->cee && VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_RDTSC") == 0;
@@ -88,11 +248,11 @@ void nb_clock_redirect(IRSB* sb) {
 static Bool emulated_clock(UWord clock_id, ULong* ns) {
     switch ((Word)clock_id) {
     case VKI_CLOCK_REALTIME: case 5 /* CLOCK_REALTIME_COARSE */: case 11 /* CLOCK_TAI */:
-        *ns = start_realtime_ns + elapsed_ns();
+        *ns = start_realtime_ns + elapsed_ns() + idle_ns;
         return True;
     case VKI_CLOCK_MONOTONIC: case 4 /* CLOCK_MONOTONIC_RAW */: case 6 /* CLOCK_MONOTONIC_COARSE */:
     case 7 /* CLOCK_BOOTTIME */:
-        *ns = start_monotonic_ns + elapsed_ns();
+        *ns = start_monotonic_ns + elapsed_ns() + idle_ns;
         return True;
     case VKI_CLOCK_PROCESS_CPUTIME_ID: case VKI_CLOCK_THREAD_CPUTIME_ID:
         /* One emulated core runs the whole process: its CPU time is the elapsed emulated time. */

@@ -150,6 +150,10 @@ static void in_fork_child(ThreadId tid) {
 static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
     (void)nargs;
     if (nb_itimer_handles(syscallno, args[0])) nb_itimer_pre_syscall(syscallno, args);
+    if (nb_clock_watches_wait(syscallno)) {
+        make_current(tid);  /* the wait starts at this thread's emulated time */
+        nb_clock_pre_wait(tid, syscallno, args);
+    }
     if (syscallno == __NR_execve || syscallno == __NR_execveat) {
         /* If the exec succeeds this image ends without fini: report what it counted. If it fails, the file is
          * rewritten at the end. */
@@ -169,6 +173,10 @@ static void post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs, 
     if (nb_itimer_handles(syscallno, args[0])) {
         make_current(tid);  /* the timers read this thread's emulator state */
         nb_itimer_post_syscall(syscallno, args, res);
+    }
+    if (nb_clock_watches_wait(syscallno)) {
+        make_current(tid);
+        nb_clock_post_wait(tid, syscallno, res);
     }
     nb_procfs_post_syscall(syscallno, args, res);
 }

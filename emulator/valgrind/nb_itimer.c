@@ -16,8 +16,9 @@
  *    100,000 blocks later, so it waits for the next flush from code. A signal thus arrives at most about one batch
  *    after the instruction whose cycle reached the expiry (a few thousand instructions: a few microseconds of
  *    emulated time), at the same instruction in every run of the same program.
- * ITIMER_REAL, alarm and timer_create stay the host's: blocked time does not advance the emulated clock, so a
- * real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The clock"). A forked child
+ * ITIMER_REAL, alarm and timer_create stay the host's: a wait with no timeout (pause, sigsuspend) does not advance
+ * the emulated clock, so a real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The
+ * clock"). A forked child
  * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). A
  * new value in read-only memory cannot be swapped: that timer stays the host's, with a warning. */
 #include "pub_tool_basics.h"

@@ -68,6 +68,14 @@ static void fini(Int exitcode) {
         VG_(umsg)("netburst: %llu guest instructions emulated\n", (ULong)nb_rt_instructions());
         VG_(umsg)("netburst: %llu instructions in the timing tier (kernel paths included); thread switches: %llu\n",
                   (ULong)nb_rt_timed_instructions(), (ULong)nb_rt_thread_switches());
+        if (nb_clo.clock_emulated) {
+            const ULong half = nb_rt_clock_half_width();
+            if (half == ~0ull)
+                VG_(umsg)("netburst: emulated clock at exit: %llu cycles (not bounded)\n", (ULong)nb_rt_cycles_now());
+            else
+                VG_(umsg)("netburst: emulated clock at exit: %llu cycles, 99.7 %% interval +- %llu\n",
+                          (ULong)nb_rt_cycles_now(), half);
+        }
         nb_instrument_stats();
     }
 }

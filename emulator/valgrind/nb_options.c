@@ -15,7 +15,8 @@
 struct nb_options nb_clo = {.model = NB_DEFAULT_MODEL, .kernel_model = True, .timer_tick = NB_DEFAULT_TIMER_TICK,
                             .fixed_random = True, .pmi_skid = -1, .memo_probe_states = 1LL << 22,
                             .sample_period = NB_DEFAULT_SAMPLE_PERIOD, .sample_warm = NB_DEFAULT_SAMPLE_WARM,
-                            .sample_unit = NB_DEFAULT_SAMPLE_UNIT, .sample_head = NB_DEFAULT_SAMPLE_HEAD};
+                            .sample_unit = NB_DEFAULT_SAMPLE_UNIT, .sample_head = NB_DEFAULT_SAMPLE_HEAD,
+                            .clock_emulated = True};
 
 /* The sample schedule's lengths are bounded so that warm + unit cannot overflow. */
 #define NB_MAX_SAMPLE_LENGTH 1000000000000LL
@@ -68,17 +69,18 @@ static void print_usage(void) {
         "    --fixed-random=yes|no     fixed AT_RANDOM bytes, so that runs repeat exactly (the stack-protector\n"
         "                              canary is then known) [yes]\n"
         "    --clock=host|emulated     what rdtsc, clock_gettime, gettimeofday and time read: the host's\n"
-        "                              clock, or the emulated core's cycles (every instruction is then\n"
-        "                              timed) [host]\n"
+        "                              clock, or the emulated core's cycles (exact while every instruction\n"
+        "                              is timed, else estimated from the sampled schedule) [emulated]\n"
         "    --timing=exact|sampled    exact: while a counter needs cycles, every instruction runs in the\n"
         "                              timing tier; sampled: a warmed, measured unit every sample period,\n"
         "                              and cycle-driven counts are estimates with a 99.7 %% confidence\n"
         "                              interval (doc/sampled-timing.md) [exact]\n"
-        "    --sample-period=N         with --timing=sampled, program instructions from one sample's start\n"
-        "                              to the next's [" NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_PERIOD) "]\n"
-        "    --sample-warm=N           with --timing=sampled, instructions of detailed warming before each\n"
+        "    --sample-period=N         the sampled schedule (--timing=sampled, and the emulated clock while\n"
+        "                              no counter needs cycles): program instructions from one sample's\n"
+        "                              start to the next's [" NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_PERIOD) "]\n"
+        "    --sample-warm=N           the sampled schedule's instructions of detailed warming before each\n"
         "                              unit [" NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_WARM) "]\n"
-        "    --sample-unit=N           with --timing=sampled, instructions of each measured unit (at least\n"
+        "    --sample-unit=N           the sampled schedule's instructions of each measured unit (at least\n"
         "                              1; warm + unit must fit in the period) ["
         NB_STRINGIFY_VALUE(NB_DEFAULT_SAMPLE_UNIT) "]\n"
         "    --sample-head=N           with --timing=sampled, instructions timed after each read or write of a\n"

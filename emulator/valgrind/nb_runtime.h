@@ -80,7 +80,7 @@ struct nb_rt_config {
     uint64_t timer_tick; /* with kernel_model: a thread's instructions between timer interrupts (0: none) */
     int recording;       /* write the instruction stream through nb_host_write_record */
     unsigned max_threads;/* Valgrind thread ids are below this */
-    int emulated_clock;  /* the guest's clock reads the core's cycles (nb_clock.c): every instruction is timed */
+    int emulated_clock;  /* the guest's clock reads the core's cycles (nb_clock.c), estimated while untimed */
     int pmi_skid_cycles; /* cycles from an overflow to its interrupt being taken; -1: the emulator's default */
     int memo_probe;      /* measure the timing memo's hit rate (emulator/memo_probe.h) */
     uint64_t memo_probe_states; /* with memo_probe: the memo's capacity in states (rounded down to a power of 2) */
@@ -163,10 +163,15 @@ void nb_rt_sampling_flush(void);
 
 /* Statistics for -v. */
 uint64_t nb_rt_instructions(void);
-/* The emulated core's cycle (Emulator::now()) after what has been consumed; the model's nominal frequency. */
+/* The emulated clock's cycle (Emulator::clock(): exact, or estimated while untimed) after what has been consumed;
+ * the model's nominal frequency. */
 uint64_t nb_rt_cycles_now(void);
 unsigned nb_rt_cpu_mhz(void);
+/* The program read the emulated clock (after nb_rt_cycles_now): a timed region may start here. */
+void nb_rt_clock_read(void);
 uint64_t nb_rt_timed_instructions(void);
+/* The half-width of the emulated clock's 99.7 % confidence interval (0: exact; ~0: not bounded yet). */
+uint64_t nb_rt_clock_half_width(void);
 /* With --memo-probe=yes: the timed blocks, how many a timing memo would have hit, and the keys stored
  * (emulator/memo_probe.h). Returns 0 without the probe. */
 int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted);

@@ -96,6 +96,12 @@ Bool nb_clock_rewrites(UInt syscallno);
 void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res);
 /* In a forked child, before the runtime restarts its counts. */
 void nb_clock_fork_child(void);
+/* With --clock=emulated, whether the system call may wait with a timeout (nanosleep, poll, futex...): the wall
+ * clocks then pass the time it waited for (nb_clock_pre_wait before it runs, nb_clock_post_wait after, with the
+ * caller's thread current). */
+Bool nb_clock_watches_wait(UInt syscallno);
+void nb_clock_pre_wait(ThreadId tid, UInt syscallno, UWord* args);
+void nb_clock_post_wait(ThreadId tid, UInt syscallno, SysRes res);
 
 /* ---- nb_itimer.c: the CPU-time interval timers on the emulated clock ---- */
 /* With --clock=emulated, adds the record buffer's hooks: expiry after each batch, the owed signals from code. */

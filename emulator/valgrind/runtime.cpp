@@ -114,11 +114,13 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     ec.machine.hyper_threading = config.hyper_threading != 0;
     ec.machine.has_l3 = config.with_l3 != 0;
     ec.machine.emulated_clock = config.emulated_clock != 0;
-    if (config.timing_sampled) {
-        if (config.emulated_clock) return "--timing=sampled does not drive --clock=emulated yet; use --timing=exact";
+    ec.sampled_timing = config.timing_sampled != 0;
+    // The schedule runs for sampled counters and for the emulated clock, which it drives whenever no counter keeps
+    // every instruction timed (emulator/sampled_clock.h).
+    if (config.timing_sampled || config.emulated_clock) {
         if (config.sample_unit == 0 || config.sample_warm + config.sample_unit > config.sample_period)
-            return "--timing=sampled needs --sample-unit >= 1 and --sample-warm + --sample-unit <= --sample-period";
-        ec.sampled_timing = true;
+            return "the sampled schedule needs --sample-unit >= 1 and --sample-warm + --sample-unit <= "
+                   "--sample-period";
         period_ = config.sample_period;
         warm_ = config.sample_warm;
         unit_ = config.sample_unit;
@@ -130,6 +132,7 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     }
     if (config.pmi_skid_cycles >= 0) ec.machine.pmi_skid_cycles = static_cast<unsigned>(config.pmi_skid_cycles);
     emu_->reset(ec);
+    open_window_if_wanted();  // the clock has no rate yet: its first unit measures the program's first instructions
     describe_machine(ec.machine, &machine_);
     GuestMemory memory;
     memory.read = read_guest;
@@ -715,12 +718,17 @@ void ToolRuntime::next_phase() {
         if (total < timed_until_) {  // a counter access asked for more: another window straight away
             phase_ = Phase::Warm;
             phase_end_ = total + warm_;
+            clock_window_ = false;
             break;
         }
         phase_ = Phase::Functional;
-        // The next period's window (one unit a period), skipping periods this window or a head covered.
-        do next_period();
-        while (period_start_ + period_len_ <= total);
+        // The next period's window (one unit a period), skipping periods this window or a head covered. A window a
+        // read of the clock opened (clock_read) stands for its period's own only when it covered that one's start.
+        if (!clock_window_ || window_start() <= total) {
+            do next_period();
+            while (period_start_ + period_len_ <= total);
+        }
+        clock_window_ = false;
         phase_end_ = window_start() > total ? window_start() : total;
         emu_->set_detail(false);
         open_window_if_wanted();  // a counter programmed during the window still has no rate
@@ -742,12 +750,15 @@ std::uint64_t ToolRuntime::window_start() const {
 
 // The run so far divided into kUnitsPerRun periods, within [period_min_, period_]: a run of any length gets about
 // that many units once it is past period_min_ * kUnitsPerRun instructions, and no more than one a period_ after
-// period_ * kUnitsPerRun.
+// period_ * kUnitsPerRun. While no counter is estimated the units serve only the emulated clock, a whole-run
+// figure with no PAPI interval to bound: all three are kClockSparsity times sparser.
 void ToolRuntime::next_period() {
     period_start_ += period_len_;
     ++period_index_;
-    const std::uint64_t wanted = period_start_ / kUnitsPerRun;
-    period_len_ = wanted < period_min_ ? period_min_ : wanted > period_ ? period_ : wanted;
+    const std::uint64_t sparsity = emu_->sampling_estimates() ? 1 : kClockSparsity;
+    const std::uint64_t wanted = period_start_ * sparsity / kUnitsPerRun;
+    const std::uint64_t shortest = period_min_ * sparsity, longest = period_ * sparsity;
+    period_len_ = wanted < shortest ? shortest : wanted > longest ? longest : wanted;
 }
 
 // A counter became estimated with a selection that has no rate: its functional instructions would have nothing to
@@ -770,6 +781,26 @@ void ToolRuntime::open_window() {
 void ToolRuntime::counter_accessed(std::uint32_t msr) {
     if (period_ == 0 || !emu_->sampling_estimates() || !counter_or_cccr(msr)) return;
     timed_until_ = program_total() + head_;
+    open_window();
+}
+
+// A program times a region with two reads of the clock. While the functional tier runs, the clock after the first
+// read is estimated from the units before it, which measured whatever code ran before: a region shorter than a few
+// periods would be timed mostly at another code's rate. So a read opens a window at once, and the region's own
+// first unit sets the rate for the rest of it (the regression starts afresh too). Reads come in clusters (the
+// dynamic loader alone reads the time stamp counter a few times as it starts), so one window serves the reads of
+// the next kClockWindowGap instructions, and such windows take at most one instruction in kClockWindowShare of the
+// run, so that a program that reads its clock all the time stays mostly in the functional tier. They come beside
+// the periods' windows, which stay where they were.
+void ToolRuntime::clock_read() {
+    if (period_ == 0 || emu_->timing() || phase_ != Phase::Functional) return;
+    const std::uint64_t total = program_total();
+    if (clock_windows_ != 0 && total < last_clock_window_ + kClockWindowGap) return;
+    if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare > total) return;
+    ++clock_windows_;
+    last_clock_window_ = total;
+    clock_window_ = true;
+    emu_->clock_region();
     open_window();
 }
 
@@ -939,6 +970,8 @@ void ToolRuntime::fork_child(unsigned tid) {
     pmi_threads_ = 0;
     nb_host_short_batches(0);
     missing_ = MissingInstructions{};
+    forked_syscalls_ += syscalls_;
+    forked_interrupts_ += timer_interrupts_;
     syscalls_ = 0;
     timer_interrupts_ = 0;
     total_base_ += count_;

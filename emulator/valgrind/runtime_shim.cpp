@@ -163,10 +163,14 @@ int nb_rt_pebs_armed(void) { return g_runtime && g_runtime->pebs_armed() ? 1 : 0
 
 uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
 uint64_t nb_rt_cycles_now(void) { return g_runtime ? g_runtime->cycles_now() : 0; }
+void nb_rt_clock_read(void) {
+    if (g_runtime) g_runtime->clock_read();
+}
 unsigned nb_rt_cpu_mhz(void) {
     return g_runtime ? netburst::emu::vg::guest_cpu_mhz(g_runtime->machine().model) : 0;
 }
 uint64_t nb_rt_timed_instructions(void) { return g_runtime ? g_runtime->timed_instructions() : 0; }
+uint64_t nb_rt_clock_half_width(void) { return g_runtime ? g_runtime->clock_half_width() : 0; }
 int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted) {
     const netburst::emu::MemoProbe* p = g_runtime ? g_runtime->memo_probe() : nullptr;
     if (p == nullptr) return 0;

@@ -9,8 +9,14 @@
  *   guest_cpuid itimer N   also runs the same N rounds with ITIMER_PROF firing every millisecond and a 5 ms
  *                          one-shot ITIMER_VIRTUAL, and prints the signals each delivered ("prof_ticks",
  *                          "virtual_ticks"), "tsc CYCLES" of the rounds, what getitimer read after them
- *                          ("prof_remaining_us") and the old interval setitimer returned ("prof_old_interval_us") */
+ *                          ("prof_remaining_us") and the old interval setitimer returned ("prof_old_interval_us")
+ *   guest_cpuid sleep N    also sleeps N microseconds (nanosleep), then waits N more in 100-microsecond sleeps until
+ *                          clock_gettime(CLOCK_MONOTONIC) passes the deadline, then polls nothing for N/1000 ms,
+ *                          and prints what the monotonic clock read across each ("slept_ns", "looped_ns",
+ *                          "polled_ns"), the sleeps the loop took ("naps") and the process's CPU time across all
+ *                          three ("cpu_ns") */
 #include <cpuid.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <time.h>
@@ -75,6 +81,31 @@ static void time_itimers(long rounds) {
            (long)(old.it_interval.tv_sec * 1000000 + old.it_interval.tv_usec));
 }
 
+static long long ns_between(const struct timespec* a, const struct timespec* b) {
+    return (long long)(b->tv_sec - a->tv_sec) * 1000000000LL + (b->tv_nsec - a->tv_nsec);
+}
+
+static void time_sleeps(long us) {
+    struct timespec c0, c1, t0, t1, t2, t3;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&nap, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long naps = 0;
+    const struct timespec tenth = {0, 100000};
+    for (struct timespec now = t1; ns_between(&t1, &now) < us * 1000LL; clock_gettime(CLOCK_MONOTONIC, &now)) {
+        nanosleep(&tenth, NULL);
+        ++naps;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    poll(NULL, 0, (int)(us / 1000));
+    clock_gettime(CLOCK_MONOTONIC, &t3);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    printf("slept_ns %lld\nlooped_ns %lld\npolled_ns %lld\nnaps %ld\ncpu_ns %lld\n", ns_between(&t0, &t1),
+           ns_between(&t1, &t2), ns_between(&t2, &t3), naps, ns_between(&c0, &c1));
+}
+
 int main(int argc, char** argv) {
     unsigned r[4], max;
     char vendor[13] = {0}, brand[49] = {0};
@@ -108,6 +139,8 @@ int main(int argc, char** argv) {
         time_imuls(atol(argv[2]));
     } else if (argc > 2 && strcmp(argv[1], "itimer") == 0) {
         time_itimers(atol(argv[2]));
+    } else if (argc > 2 && strcmp(argv[1], "sleep") == 0) {
+        time_sleeps(atol(argv[2]));
     } else if (argc > 2) {
         unsigned long (*run)(void) = strcmp(argv[1], "avx") == 0 ? run_vaddps : run_pshufb;
         unsigned long at = 0;

@@ -198,6 +198,24 @@ TEST(SampledCounters, StretchesAreEstimatedFromTheirOwnMissesOnceTheRegressionHa
     EXPECT_NEAR(static_cast<double>(f.s.half_width(0)), 10000.0 / (units * 1000.0) * 3.0 * std::sqrt(events), 1.0);
 }
 
+// A PMU counter's timed stretches are 40-bit differences (the register wraps); the clock's (sampled_clock.h) are
+// 64-bit: a stretch that passes 2^40 cycles must not lose them.
+TEST(SampledCounters, TheRegistersWidthIsTheCountersOrTheClocks) {
+    const std::uint64_t start = (std::uint64_t{1} << 40) - 100;
+    for (const bool clock : {false, true}) {
+        SampledCounters s;
+        clock ? s.reset(~std::uint64_t{0}) : s.reset();
+        s.program(0, true, true, kKey, start);
+        std::uint64_t raw[kN] = {};
+        raw[0] = start;
+        s.timed(true, raw);
+        raw[0] = start + 1000;  // the 64-bit count; a 40-bit register would hold 900
+        s.timed(false, raw);
+        if (clock) EXPECT_EQ(s.value(0, raw[0]), start + 1000);
+        else EXPECT_EQ(s.value(0, raw[0] & SampledCounters::kCounterMask), 900u);
+    }
+}
+
 TEST(SampledCounters, SquareRoot) {
     EXPECT_DOUBLE_EQ(square_root(0), 0);
     EXPECT_NEAR(square_root(2), 1.41421356237, 1e-9);

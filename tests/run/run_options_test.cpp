@@ -75,13 +75,4 @@ TEST(RunOptions, SampleScheduleGoesThroughValgrindOption) {
                 "unknown option");
 }
 
-TEST(RunOptions, SampledTimingDoesNotDriveTheEmulatedClockYet) {
-    EXPECT_EQ(timing_conflict(Timing::kExact, false), nullptr);
-    EXPECT_EQ(timing_conflict(Timing::kExact, true), nullptr);
-    EXPECT_EQ(timing_conflict(Timing::kSampled, false), nullptr);
-    ASSERT_NE(timing_conflict(Timing::kSampled, true), nullptr);
-    EXPECT_STREQ(timing_conflict(Timing::kSampled, true),
-                 "--timing=sampled does not drive --clock=emulated yet; use --timing=exact with --clock=emulated");
-}
-
 }  // namespace
