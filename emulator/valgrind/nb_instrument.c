@@ -39,9 +39,9 @@
  * have no such call. Arming or disarming discards every translation, so that the code runs from translations of
  * the new kind.
  *
- * The guest state in memory is exact at every instruction's start here: the tool has VEX optimise at level 0
- * (nb_main.c), where no PUT is removed (only GETs are forwarded, which changes no state), and the call declares
- * what it reads, so nothing later may move a PUT past it. The preciseness setting
+ * The guest state in memory is exact at every instruction's start here: the call declares what it reads (every
+ * register the snapshot copies), so the optimiser that runs on the instrumented block ("Optimising the
+ * instrumented block" below) keeps every PUT of those registers before it. The preciseness setting
  * (VG_(clo_vex_control).iropt_register_updates_default) is not needed, and could not be switched at run time
  * anyway: LibVEX_Init copies VG_(clo_vex_control) when the first block is translated. */
 
@@ -440,6 +440,54 @@ static void analyse(Scan* s, IRSB* sb) {
     }
 }
 
+/* ---- Optimising the instrumented block ------------------------------------------------------------------------
+ * VEX optimises a block before the tool sees it, which the analysis above cannot have (nb_main.c sets level 0).
+ * The block is therefore optimised here, once instrumented, at the level the user asked for: the records are made
+ * from the level-0 IR and stored from values the optimised block still computes, so they do not change, while the
+ * guest's own code loses what level 0 keeps: register writes a later one overwrites, registers read back from the
+ * guest state, and above all the flag helpers, which the optimiser specialises into inline compares (at level 0 a
+ * conditional branch calls amd64g_calculate_condition, which computes every flag). A dead load is removed then,
+ * as under any other tool; its record keeps its address.
+ *
+ * These are libvex's own entry points (its ir_opt.h and guest_amd64_defs.h), outside the tool interface, so the
+ * declarations below are checked against one release only: Valgrind 3.19, Debian 12's tool SDK. With another SDK
+ * the block runs as instrumented, unoptimised (correct, slower), until someone compares those two headers and
+ * widens the test. vex_control is libvex's copy of the VEX options, taken when the first block was translated:
+ * its level is raised only while the tool's block is optimised. */
+#ifndef __VALGRIND_MAJOR__
+#error "valgrind.h (through pub_tool_basics.h) should say which Valgrind this is"
+#endif
+#if __VALGRIND_MAJOR__ == 3 && __VALGRIND_MINOR__ == 19
+#define NB_OPTIMISE_INSTRUMENTED 1
+extern VexControl vex_control;
+extern IRSB* do_iropt_BB(IRSB* bb, IRExpr* (*spec_helper)(const HChar*, IRExpr**, IRStmt**, Int),
+                         Bool (*precise_mem_exns)(Int, Int, VexRegisterUpdates), VexRegisterUpdates px_control,
+                         Addr guest_addr, VexArch guest_arch);
+extern IRExpr* guest_amd64_spechelper(const HChar* function_name, IRExpr** args, IRStmt** preceding_stmts,
+                                      Int n_preceding_stmts);
+extern Bool guest_amd64_state_requires_precise_mem_exns(Int min_offset, Int max_offset, VexRegisterUpdates px);
+#else
+#define NB_OPTIMISE_INSTRUMENTED 0
+#endif
+
+static Int nb_iropt_level = 2;
+
+void nb_instrument_set_iropt_level(Int level) { nb_iropt_level = level; }
+
+static IRSB* optimise(IRSB* sb, Addr guest_addr) {
+#if NB_OPTIMISE_INSTRUMENTED
+    if (nb_iropt_level <= 0) return sb;
+    const Int level = vex_control.iropt_level;
+    vex_control.iropt_level = nb_iropt_level;
+    sb = do_iropt_BB(sb, guest_amd64_spechelper, guest_amd64_state_requires_precise_mem_exns,
+                     VG_(clo_vex_control).iropt_register_updates_default, guest_addr, VexArchAMD64);
+    vex_control.iropt_level = level;
+#else
+    (void)guest_addr;
+#endif
+    return sb;
+}
+
 /* ---- Emission ------------------------------------------------------------------------------------------------ */
 
 static IRExpr* mk_u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
@@ -511,7 +559,7 @@ static IRExpr* info_with_exit(IRSB* out, ULong info, IRExpr* guard, UInt bit) {
 
 IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy) {
-    (void)layout; (void)vge; (void)archinfo_host;
+    (void)layout; (void)archinfo_host;
     if (gWordTy != Ity_I64 || hWordTy != Ity_I64) VG_(tool_panic)("netburst: amd64 guests on amd64 hosts only");
     /* The first block translated is the program's entry, and the stack is still as the kernel laid it out. */
     static Bool started = False;
@@ -529,7 +577,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     IRSB* out = deepCopyIRSBExceptStmts(sb_in);
     if (n == 0) {
         for (Int i = 0; i < sb_in->stmts_used; i++) addStmtToIRSB(out, sb_in->stmts[i]);
-        return out;
+        return optimise(out, vge->base[0]);
     }
     Scan s;
     s.n = n;
@@ -729,5 +777,5 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     VG_(free)(s.put_bits);
     VG_(free)(s.get_bits);
     VG_(free)(s.def_insn);
-    return out;
+    return optimise(out, vge->base[0]);
 }

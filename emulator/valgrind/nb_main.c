@@ -17,10 +17,9 @@ static void post_clo_init(void) {
      * VEX's optimiser, which runs before the tool, forwards register values through temporaries across
      * instructions, deletes register writes that a later instruction overwrites, folds constants and deletes loads
      * whose result is unused: dependencies and accesses the hardware still has. At level 0 every instruction
-     * keeps its own GETs, PUTs and loads, whatever --vex-iropt-level said (doc/emulator-valgrind.md). */
-    if (VG_(clo_vex_control).iropt_level != 0 && VG_(clo_verbosity) > 1)
-        VG_(umsg)("netburst: --vex-iropt-level=%d overridden: the tool needs unoptimised IR (level 0)\n",
-                  VG_(clo_vex_control).iropt_level);
+     * keeps its own GETs, PUTs and loads; the tool then optimises the instrumented block itself, at the level
+     * --vex-iropt-level asked for (doc/emulator-valgrind.md). */
+    nb_instrument_set_iropt_level(VG_(clo_vex_control).iropt_level);
     VG_(clo_vex_control).iropt_level = 0;
     if (nb_clo.model == 5) VG_(fmsg_bad_option)("--model", "there is no NetBurst model 5\n");
     nb_options_check();

@@ -146,6 +146,9 @@ void nb_snapshots_recheck(void);
 void nb_snapshots_follow_pebs(void);
 void nb_instrument_init(void);
 void nb_instrument_stats(void);
+/* The optimisation level the user asked for (--vex-iropt-level), applied to the instrumented block: VEX itself
+ * runs at level 0 before the tool (nb_main.c). */
+void nb_instrument_set_iropt_level(Int level);
 
 /* ---- nb_events.c: threads, client requests, fork and exec ---- */
 /* Registers the client-request handler and the thread, fork and system-call callbacks (in pre_clo_init). */
