@@ -14,6 +14,8 @@ Cases:
   translations  examples/matmul 150 under --timing=sampled four ways (Valgrind's default optimisation,
              --vex-iropt-level=0, blocks of at most five instructions, registers updated at every instruction): every
              estimate and interval must be identical, since the schedule counts instructions, not blocks.
+  clock      scripts/bench/clock_regions.c: regions the program times with rdtsc, on the emulated clock estimated
+             from sampled units (no counter needs cycles) against the exact clock (-e PAPI_TOT_CYC), each within 2 %.
   intervals  scripts/bench/intervals.c: PAPI_read around 1 to 1,000 steps of a mixed loop (about 100 to 130,000
              instructions), to show the error against the interval's length. Shown, not judged: intervals longer
              than the timed head that follows each read are estimated from the few units inside them.
@@ -24,7 +26,7 @@ lie inside their intervals. Exit status 1 when one of these fails, 2 for a missi
 
 Usage: scripts/sampled-accuracy.py [-b BUILD] [-s] [-c CASE[,CASE...]] [-o TABLE]
   -s  short: CI's version (matmul and syscalls at their bench sizes, the demo, six GMP kernels, three rounds of
-      intervals; no forms, which the timed head makes exact)
+      intervals; no forms, which the timed head makes exact, and no clock)
 """
 import argparse
 import json
@@ -220,6 +222,21 @@ def intervals_case(o, table, work):
     print("sampled-accuracy: intervals done", flush=True)
 
 
+def clock_case(o, table, work):
+    """The emulated clock: regions the program times with rdtsc, estimated (no counter needs cycles) against exact
+    (-e PAPI_TOT_CYC keeps every instruction timed), each judged within 2 %."""
+    run_tool = os.path.join(o.build, "netburst-run")
+    program = os.path.join(work, "clock_regions")
+    subprocess.run(["cc", "-O2", "-o", program, os.path.join(TOP, "scripts", "bench", "clock_regions.c")], check=True)
+    got = {}
+    for name, extra in (("exact", ["-e", "PAPI_TOT_CYC"]), ("estimated", [])):
+        stdout, _ = run([run_tool] + extra + ["--", program])
+        got[name] = [line.split() for line in stdout.splitlines() if line.startswith("round ")]
+    for exact, estimated in zip(got["exact"], got["estimated"]):
+        table.add("clock", "round %s %s" % (exact[1], exact[2]), int(exact[3]), int(estimated[3]))
+    print("sampled-accuracy: clock done", flush=True)
+
+
 def write_page(page, text, summary, command):
     with open(page) as f:
         content = f.read()
@@ -267,7 +284,8 @@ def main():
     ap.add_argument("-b", "--build", default=os.path.join(TOP, "build"))
     ap.add_argument("-s", "--short", action="store_true")
     ap.add_argument("-c", "--cases",
-                    help="default: workloads,demo,gmp,forms,translations,intervals (without forms with -s)")
+                    help="default: workloads,demo,gmp,forms,translations,intervals,clock (without forms and clock with "
+                         "-s)")
     ap.add_argument("-o", "--output", help="also write the table (markdown) to this file")
     ap.add_argument("-p", "--page", help="write the table into this page between its sampled-accuracy markers "
                     "(doc/sampled-timing.md)")
@@ -282,7 +300,7 @@ def main():
     # The build's example programs (the demo's and the translations' cases) are made on demand, not by `make all`.
     subprocess.run(["make", "-s", "-C", o.build, "examples/matmul", "examples/papi_matmul"], check=True)
     cases = (o.cases or ("workloads,demo,gmp,translations,intervals" if o.short
-                         else "workloads,demo,gmp,forms,translations,intervals")).split(",")
+                         else "workloads,demo,gmp,forms,translations,intervals,clock")).split(",")
     if "workloads" in cases:
         workloads_case(o, table, work)
     if "demo" in cases:
@@ -306,6 +324,8 @@ def main():
         translations_case(o, table, work)
     if "intervals" in cases:
         intervals_case(o, table, work)
+    if "clock" in cases:
+        clock_case(o, table, work)
     text = table.markdown()
     bad, inside, judged = table.judge()
     summary = ("%d counts compared; %d estimates with an interval, the exact count inside %d (%.1f %%); "

@@ -719,7 +719,18 @@ void ToolRuntime::next_phase() {
             phase_ = Phase::Warm;
             phase_end_ = total + warm_;
             clock_window_ = false;
+            clock_read_in_unit_ = false;
             break;
+        }
+        if (clock_read_in_unit_) {  // the clock was read in this unit (clock_read): a window of what follows
+            clock_read_in_unit_ = false;
+            if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare <= total) {
+                ++clock_windows_;
+                emu_->clock_region();
+                phase_ = Phase::Warm;
+                phase_end_ = total + warm_;
+                break;
+            }
         }
         phase_ = Phase::Functional;
         // The next period's window (one unit a period), skipping periods this window or a head covered. A window a
@@ -750,15 +761,14 @@ std::uint64_t ToolRuntime::window_start() const {
 
 // The run so far divided into kUnitsPerRun periods, within [period_min_, period_]: a run of any length gets about
 // that many units once it is past period_min_ * kUnitsPerRun instructions, and no more than one a period_ after
-// period_ * kUnitsPerRun. While no counter is estimated the units serve only the emulated clock, a whole-run
-// figure with no PAPI interval to bound: all three are kClockSparsity times sparser.
+// period_ * kUnitsPerRun. The emulated clock takes the same schedule: twice or four times sparser, it cost less, but
+// regions of 15 to 100 million instructions timed with rdtsc read up to 6 and 9 % off (doc/sampled-timing.md, "The
+// clock").
 void ToolRuntime::next_period() {
     period_start_ += period_len_;
     ++period_index_;
-    const std::uint64_t sparsity = emu_->sampling_estimates() ? 1 : kClockSparsity;
-    const std::uint64_t wanted = period_start_ * sparsity / kUnitsPerRun;
-    const std::uint64_t shortest = period_min_ * sparsity, longest = period_ * sparsity;
-    period_len_ = wanted < shortest ? shortest : wanted > longest ? longest : wanted;
+    const std::uint64_t wanted = period_start_ / kUnitsPerRun;
+    period_len_ = wanted < period_min_ ? period_min_ : wanted > period_ ? period_ : wanted;
 }
 
 // A counter became estimated with a selection that has no rate: its functional instructions would have nothing to
@@ -787,18 +797,16 @@ void ToolRuntime::counter_accessed(std::uint32_t msr) {
 // A program times a region with two reads of the clock. While the functional tier runs, the clock after the first
 // read is estimated from the units before it, which measured whatever code ran before: a region shorter than a few
 // periods would be timed mostly at another code's rate. So a read opens a window at once, and the region's own
-// first unit sets the rate for the rest of it (the regression starts afresh too). Reads come in clusters (the
-// dynamic loader alone reads the time stamp counter a few times as it starts), so one window serves the reads of
-// the next kClockWindowGap instructions, and such windows take at most one instruction in kClockWindowShare of the
-// run, so that a program that reads its clock all the time stays mostly in the functional tier. They come beside
-// the periods' windows, which stay where they were.
+// first unit sets the rate for the rest of it (the regression starts afresh too). Such windows take at most one
+// instruction in kClockWindowShare of the run, so that a program that reads its clock all the time stays mostly in
+// the functional tier. They come beside the periods' windows, which stay where they were.
 void ToolRuntime::clock_read() {
-    if (period_ == 0 || emu_->timing() || phase_ != Phase::Functional) return;
-    const std::uint64_t total = program_total();
-    if (clock_windows_ != 0 && total < last_clock_window_ + kClockWindowGap) return;
-    if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare > total) return;
+    if (period_ == 0) return;
+    // Read during a window's unit: the unit measures what ran before the read too, so another window follows it.
+    if (phase_ == Phase::Unit && clock_windows_ != 0) clock_read_in_unit_ = true;
+    if (emu_->timing() || phase_ != Phase::Functional) return;
+    if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare > program_total()) return;
     ++clock_windows_;
-    last_clock_window_ = total;
     clock_window_ = true;
     emu_->clock_region();
     open_window();

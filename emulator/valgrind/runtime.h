@@ -234,22 +234,20 @@ private:
     // The phase ends when program_total() reaches phase_end_; phase_at_ is that point in count_'s terms, and
     // event_at_ the nearer of it and tick_at_.
     static constexpr std::uint64_t kUnitsPerRun = 1000;  // a stated assumption (doc/sampled-timing.md)
-    // While only the emulated clock needs the units, periods are this many times longer (doc/sampled-timing.md,
-    // "The clock": its error at this density, measured on the four workloads).
-    static constexpr std::uint64_t kClockSparsity = 4;
     enum class Phase : std::uint8_t { Functional, Warm, Unit };
     Phase phase_ = Phase::Functional;
     std::uint64_t phase_end_ = 0;
     std::uint64_t unit_start_ = 0;
     std::uint64_t timed_until_ = 0;  // no functional phase before this program_total() (counter_accessed)
-    // Windows clock_read opened, the last one's start, and whether the current window is one.
-    std::uint64_t clock_windows_ = 0, last_clock_window_ = 0;
+    // Windows clock_read opened, and whether the current window is one.
+    std::uint64_t clock_windows_ = 0;
     bool clock_window_ = false;
-    // Stated assumptions: at most one such window in 10,000 instructions, and in all at most a tenth of the run
-    // (then the timing tier's cost per instruction, about 18 times the functional tier's, less than doubles the
-    // time of a program that reads its clock all the time).
-    static constexpr std::uint64_t kClockWindowGap = 10000;
-    static constexpr std::uint64_t kClockWindowShare = 10;
+    bool clock_read_in_unit_ = false;  // the clock was read during the current unit
+    // A stated assumption: such windows take at most a fifth of the run (the timing tier costs about 18 times the
+    // functional tier per instruction, so a program that reads its clock all the time runs at most about 4.6 times
+    // the functional tier's time; the dynamic loader's reads of the time stamp counter, four in its first 120,000
+    // instructions, must leave room for a region the program times right after it starts).
+    static constexpr std::uint64_t kClockWindowShare = 5;
     std::uint64_t period_ = 0, warm_ = 0, unit_ = 0, head_ = 0;
     std::uint64_t period_min_ = 0, period_start_ = 0, period_len_ = 0, period_index_ = 0;
     std::uint64_t phase_at_ = ~std::uint64_t{0};
