@@ -25,7 +25,11 @@ enum nb_client_request {
     NB_REQ_PMI_SIGNAL,                             /* arg1: signal number for the calling thread's PMIs, 0: none */
     NB_REQ_TAKE_PMI,                               /* arg1: struct nb_pmi* to fill; NB_OK or NB_NO_PMI */
     NB_REQ_TAKE_PEBS,                              /* arg1: struct nb_pebs_note* to fill; NB_OK or NB_NO_PMI */
-    NB_REQ_COUNTER_INTERVAL                        /* arg1: counter, arg2: uint64_t* half-width of its estimate */
+    NB_REQ_COUNTER_INTERVAL,                       /* arg1: counter, arg2: uint64_t* half-width of its estimate */
+    NB_REQ_WRMSR_LIST,                             /* arg1: const struct nb_wrmsr_entry*, arg2: count,
+                                                      arg3: uint32_t* made (or 0) */
+    NB_REQ_READ_COUNTERS                           /* arg1: counter mask, arg2: uint64_t cccr[18],
+                                                      arg3: uint64_t value[18] */
 };
 
 /* Results of the calls. */
@@ -37,8 +41,9 @@ enum nb_client_request {
 
 /* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). 4: struct nb_pmi says whether the PEBS
  * buffer's threshold raised the PMI, and NB_REQ_TAKE_PEBS hands out the PEBS records written (PAPI's precise
- * overflow). 5: NB_REQ_COUNTER_INTERVAL (--timing=sampled's confidence intervals). */
-#define NB_CLIENT_PROTOCOL_VERSION 5
+ * overflow). 5: NB_REQ_COUNTER_INTERVAL (--timing=sampled's confidence intervals). 6: NB_REQ_WRMSR_LIST and
+ * NB_REQ_READ_COUNTERS, the accesses of an event set's start, stop, reset or read in one request. */
+#define NB_CLIENT_PROTOCOL_VERSION 6
 
 /* NB_REQ_COUNTER_INTERVAL's half-width of an estimate the sample cannot bound (doc/sampled-timing.md). */
 #define NB_INTERVAL_UNBOUNDED UINT64_MAX
@@ -94,6 +99,18 @@ struct nb_pebs_note {
     uint32_t rewound;
 };
 
+/* One write of an NB_REQ_WRMSR_LIST. The layout is the PAPI component's stored writes (struct nb_msr_write), so an
+ * event set hands its start or stop writes over as they are. */
+struct nb_wrmsr_entry {
+    uint32_t msr;
+    uint32_t reserved; /* ignored */
+    uint64_t value;
+};
+/* The most writes one list may hold: an event set's start (tagging MSRs, 45 ESCRs, 18 counters and 18 CCCRs) fits. */
+#define NB_WRMSR_LIST_MAX 128
+/* The counters there are (NB_REQ_READ_COUNTERS' mask has bits 0-17). */
+#define NB_NUM_PMU_COUNTERS 18
+
 /* Fills *info and returns NB_OK under the emulator; NB_NOT_EMULATED otherwise. */
 static inline int nb_query(struct nb_emulator_info* info) {
     return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_QUERY, info, 0, 0, 0, 0);
@@ -122,6 +139,23 @@ static inline int nb_counter_status(uint32_t counter) {
 static inline int nb_counter_interval(uint32_t counter, uint64_t* half_width) {
     return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_COUNTER_INTERVAL, counter, half_width, 0, 0,
                                                 0);
+}
+
+/* The requests below make several accesses at one point of the program, as a driver would in one system call:
+ * every instruction before the request is counted, none between the accesses. A list the program cannot read (or
+ * longer than NB_WRMSR_LIST_MAX), or an array for the answers it cannot write, is NB_GP_FAULT with nothing done.
+ * Since protocol 6. */
+
+/* What nb_wrmsr does for list[0..count), in order, stopping at the first write that fails: NB_OK when all were
+ * made, else that write's result; *made (when made is not null) is how many were made. */
+static inline int nb_wrmsr_list(const void* list, uint32_t count, uint32_t* made) { /* struct nb_wrmsr_entry[] */
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_WRMSR_LIST, list, count, made, 0, 0);
+}
+
+/* For each counter c whose bit is set in mask: its CCCR into cccr[c] (read first), then its full 40-bit value into
+ * value[c]. The other entries are left as they were. NB_OK, or NB_GP_FAULT for a bit above 17. */
+static inline int nb_read_counters(uint32_t mask, uint64_t* cccr, uint64_t* value) {
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_READ_COUNTERS, mask, cccr, value, 0, 0);
 }
 
 /* Names the signal the tool sends the calling thread for each PMI of its PMU (0: none; queued PMIs are dropped). */

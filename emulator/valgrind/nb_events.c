@@ -29,6 +29,10 @@ static Bool guest_writable(UWord address, SizeT size) {
     return address != 0 && VG_(am_is_valid_for_client)(address, size, VKI_PROT_WRITE);
 }
 
+static Bool guest_readable(UWord address, SizeT size) {
+    return address != 0 && VG_(am_is_valid_for_client)(address, size, VKI_PROT_READ);
+}
+
 /* The structure of the guest's that a request fills (its size; 0 for none) and where it is. */
 static SizeT answer_size(UWord request) {
     switch (request) {
@@ -95,6 +99,46 @@ static Bool run_request(const UWord* args, UWord* ret, union answer* answer) {
     }
 }
 
+/* NB_REQ_WRMSR_LIST: each write as NB_REQ_WRMSR makes it, at the same point of the program. */
+static UWord write_list(const UWord* args) {
+    const UWord count = args[2];
+    if (count > NB_WRMSR_LIST_MAX || (count != 0 && !guest_readable(args[1], count * sizeof(struct nb_wrmsr_entry))) ||
+        (args[3] != 0 && !guest_writable(args[3], sizeof(uint32_t))))
+        return NB_GP_FAULT;
+    const struct nb_wrmsr_entry* list = (const struct nb_wrmsr_entry*)args[1];
+    UWord result = NB_OK;
+    uint32_t made = 0;
+    for (; made < count; ++made) {
+        struct nb_wrmsr_entry w;
+        VG_(memcpy)(&w, &list[made], sizeof w);
+        result = (UWord)nb_rt_wrmsr(w.msr, w.value);
+        nb_snapshots_recheck();  /* IA32_PEBS_ENABLE, perhaps */
+        if (result != NB_OK) break;
+    }
+    if (args[3] != 0) VG_(memcpy)((void*)args[3], &made, sizeof made);
+    return result;
+}
+
+/* NB_REQ_READ_COUNTERS: each CCCR of the mask (as NB_REQ_RDMSR) and then its counter (as NB_REQ_RDPMC). */
+static UWord read_counters(const UWord* args) {
+    const UWord mask = args[1];
+    if (mask >> NB_NUM_PMU_COUNTERS != 0) return NB_GP_FAULT;
+    if (mask == 0) return NB_OK;
+    const SizeT size = (SizeT)(64 - __builtin_clzll((unsigned long long)mask)) * sizeof(uint64_t);
+    if (!guest_writable(args[2], size) || !guest_writable(args[3], size)) return NB_GP_FAULT;
+    uint64_t* cccr = (uint64_t*)args[2];
+    uint64_t* value = (uint64_t*)args[3];
+    for (UWord left = mask; left != 0; left &= left - 1) {
+        const uint32_t c = (uint32_t)__builtin_ctzll((unsigned long long)left);
+        uint64_t control = 0, v = 0;
+        const int result = nb_rt_read_counter(c, &control, &v);
+        if (result != NB_OK) return (UWord)result;
+        VG_(memcpy)(&cccr[c], &control, sizeof control);
+        VG_(memcpy)(&value[c], &v, sizeof v);
+    }
+    return NB_OK;
+}
+
 /* A request whose structure the guest cannot take is refused (#GP) before it runs: an interrupt or a PEBS record
  * taken and not handed over would be lost. */
 static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
@@ -103,7 +147,9 @@ static Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     nb_flush();  /* account every instruction before the request */
     const SizeT size = answer_size(args[0]);
     union answer answer;
-    if (size != 0 && !guest_writable(answer_address(args), size)) *ret = NB_GP_FAULT;
+    if (args[0] == NB_REQ_WRMSR_LIST) *ret = write_list(args);
+    else if (args[0] == NB_REQ_READ_COUNTERS) *ret = read_counters(args);
+    else if (size != 0 && !guest_writable(answer_address(args), size)) *ret = NB_GP_FAULT;
     else if (!run_request(args, ret, &answer)) return False;
     else if (size != 0 && *ret == NB_OK) VG_(memcpy)((void*)answer_address(args), &answer, size);
     nb_snapshots_follow_pebs();  /* after an MSR write, or a thread's exit or a fork since the last request */

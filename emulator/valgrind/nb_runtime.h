@@ -119,6 +119,8 @@ void nb_rt_fork_child(unsigned tid);
 int nb_rt_wrmsr(uint32_t msr, uint64_t value);
 int nb_rt_rdmsr(uint32_t msr, uint64_t* value);
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value);
+/* Counter 0-17's CCCR (as nb_rt_rdmsr) and then its full value (as nb_rt_rdpmc): NB_REQ_READ_COUNTERS. */
+int nb_rt_read_counter(uint32_t counter, uint64_t* cccr, uint64_t* value);
 int nb_rt_counter_status(uint32_t counter);
 /* NB_REQ_COUNTER_INTERVAL (netburst_client.h). */
 int nb_rt_counter_interval(uint32_t counter, uint64_t* half_width);

@@ -5,6 +5,7 @@
 #include "emulator/valgrind/runtime.h"
 #include "emulator/x86/guest_isa.h"
 #include "emulator/x86/x86_instruction.h"
+#include "table/msr_map.h"
 
 using netburst::emu::Instruction;
 using netburst::emu::InsnClass;
@@ -112,6 +113,12 @@ void nb_rt_fork_child(unsigned tid) { g_runtime->fork_child(tid); }
 int nb_rt_wrmsr(uint32_t msr, uint64_t value) { return g_runtime->wrmsr(msr, value); }
 int nb_rt_rdmsr(uint32_t msr, uint64_t* value) { return g_runtime->rdmsr(msr, value); }
 int nb_rt_rdpmc(uint32_t ecx, uint64_t* value) { return g_runtime->rdpmc(ecx, value); }
+static_assert(NB_NUM_PMU_COUNTERS == netburst::kNumCounters, "the client header's counters are the table's");
+int nb_rt_read_counter(uint32_t counter, uint64_t* cccr, uint64_t* value) {
+    if (counter >= netburst::kNumCounters) return NB_GP_FAULT;
+    const int r = g_runtime->rdmsr(netburst::kCounters[counter].cccr_msr, cccr);
+    return r != NB_OK ? r : g_runtime->rdpmc(counter, value);  // ECX bit 31 clear: the full 40 bits
+}
 int nb_rt_counter_status(uint32_t counter) { return g_runtime->counter_status(counter); }
 int nb_rt_counter_interval(uint32_t counter, uint64_t* half_width) {
     return g_runtime->counter_interval(counter, half_width);

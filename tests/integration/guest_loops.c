@@ -10,6 +10,8 @@
  *                          4 MB (misses in the L1 and the L2): work for every FP metric and both load-miss metrics
  *   guest_loops syscalls N makes N getppid() system calls
  *   guest_loops query      prints what each MSR-channel call returns (natively: NB_NOT_EMULATED, 3)
+ *   guest_loops lists      the same for NB_REQ_WRMSR_LIST and NB_REQ_READ_COUNTERS: a list whose second write
+ *                          #GPs, a read of one counter against RDMSR and RDPMC, and refused arguments
  *   guest_loops exit N     exits with status N */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +45,23 @@ int main(int argc, char** argv) {
         uint64_t v = 0;
         printf("query %d wrmsr %d rdmsr %d rdpmc %d status %d\n", nb_query(&info), nb_wrmsr(0x3b8, 0),
                nb_rdmsr(0x3b8, &v), nb_rdpmc(12, &v), nb_counter_status(12));
+        return 0;
+    }
+    if (argc == 2 && !strcmp(argv[1], "lists")) {
+        /* CRU_ESCR0 (0x3B8) and IQ_COUNTER0 (counter 12, 0x30C) written, then an address that is no MSR. */
+        static const struct nb_wrmsr_entry list[3] = {{0x3b8, 0, 0x4000000}, {0x30c, 0, 12345}, {0x12345, 0, 1}};
+        uint32_t made = 99;
+        const int write = nb_wrmsr_list(list, 3, &made);
+        const int second = nb_wrmsr_list(list, 2, NULL);
+        uint64_t escr = 0, cccr[18] = {0}, value[18] = {0}, cccr_one = 1, value_one = 1;
+        nb_rdmsr(0x3b8, &escr);
+        const int read = nb_read_counters(1u << 12, cccr, value);
+        nb_rdmsr(0x36c, &cccr_one);
+        nb_rdpmc(12, &value_one);
+        printf("lists write %d made %u then %d escr %d read %d value %llu same %d badmask %d badlist %d\n", write,
+               made, second, escr == 0x4000000, read, (unsigned long long)value[12],
+               cccr[12] == cccr_one && value[12] == value_one && value[11] == 0,
+               nb_read_counters(1u << 18, cccr, value), nb_wrmsr_list(NULL, 1, NULL));
         return 0;
     }
     if (argc != 3) {

@@ -925,6 +925,16 @@ TEST(MsrChannel, UnderTheToolEveryCallAnswers) {
     EXPECT_EQ(o.out, "query 0 wrmsr 0 rdmsr 0 rdpmc 0 status 0\n") << o.err;
 }
 
+// A write list stops at the write that #GPs and says how many it made; a counter read by mask gives what RDMSR of
+// its CCCR and RDPMC give and leaves the other entries alone; a mask bit above 17 or a list the program cannot
+// write is refused (NB_GP_FAULT, 1).
+TEST(MsrChannel, ListsOfAccessesAnswerAsSingleOnes) {
+    const Outcome native = run({guest("guest_loops"), "lists"});
+    EXPECT_EQ(native.out.substr(0, 29), "lists write 3 made 99 then 3 ") << native.out;
+    const Outcome o = run({netburst_run(), guest("guest_loops"), "lists"});
+    EXPECT_EQ(o.out, "lists write 1 made 2 then 0 escr 1 read 0 value 12345 same 1 badmask 1 badlist 1\n") << o.err;
+}
+
 // ---- What the program sees of the processor (doc/guest-cpu.md) -------------------------------------------------
 
 // guest_cpuid's "name value" lines.

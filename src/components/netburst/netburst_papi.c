@@ -224,7 +224,8 @@ static int _netburst_cleanup_eventset(hwd_control_state_t *ctl)
 
 static int _netburst_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
-	char why[NB_REASON_LEN] = "";
+	char why[NB_REASON_LEN];
+	why[0] = '\0'; /* not = "": that clears all 1024 bytes at every start, in the program's own instructions */
 	return explain(nb_event_set_start((struct nb_event_set *)ctl, (struct nb_thread *)ctx, why, sizeof why),
 		       "cannot start", why);
 }

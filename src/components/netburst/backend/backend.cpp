@@ -2,10 +2,20 @@
 // coordinate, and reads counters one at a time.
 #include "backend/backend.h"
 
+#include "component/glue_api.h"
+
 namespace netburst::component {
 
 IoStatus Backend::counter_interval(unsigned, std::uint64_t* half_width) {
     *half_width = 0;
+    return IoStatus::Ok;
+}
+
+IoStatus Backend::write_msrs(const nb_msr_write* writes, unsigned count, unsigned* done) {
+    for (*done = 0; *done < count; ++*done) {
+        const IoStatus s = write_msr(writes[*done].msr, writes[*done].value);
+        if (s != IoStatus::Ok) return s;
+    }
     return IoStatus::Ok;
 }
 

@@ -13,6 +13,8 @@
 #include "backend/interface.h"
 #include "table/msr_map.h"
 
+struct nb_msr_write;  // component/glue_api.h: one register write as an event set keeps it
+
 namespace netburst::component {
 
 enum class IoStatus : std::uint8_t {
@@ -103,6 +105,10 @@ public:
 
     virtual IoStatus write_msr(std::uint32_t msr, std::uint64_t value) = 0;
     virtual IoStatus read_msr(std::uint32_t msr, std::uint64_t* value) = 0;
+    // Writes in order, stopping at the first one refused; *done says how many were made. The writes of one start,
+    // stop or reset come in one call, so that a backend can carry them together (one client request under the
+    // emulator); the default makes them one at a time.
+    virtual IoStatus write_msrs(const nb_msr_write* writes, unsigned count, unsigned* done);
     // The full 40-bit value of counter 0-17 (RDPMC).
     virtual IoStatus read_counter(unsigned counter, std::uint64_t* value) = 0;
     // Whether the counter, as programmed now, counts something the backend can measure. Real hardware always can;
@@ -122,6 +128,9 @@ public:
     // Counters, with their CCCRs read first (the order counter_extension.h relies on): cccr[c] and raw[c] for
     // every c in `counters`. One call per read of an event set, so a backend can batch the accesses.
     virtual IoStatus read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw);
+    // Whether claim and release below do anything. A PMU of one's own has nothing to claim, so an event set need
+    // not work out its claim at every start and stop.
+    virtual bool claims_registers() const { return false; }
     // What is taken on the package of the current target CPU (see select_cpu), for scheduling.
     virtual PmuOccupancy occupancy(unsigned logical_processor);
     // Before an event set's first write: checks that nothing in `claim` is held by someone else, saves the

@@ -1,7 +1,9 @@
 #include "backend/emulator_backend.h"
 
 #include <csignal>
+#include <cstddef>
 
+#include "component/glue_api.h"
 #include "emulator/protocol/netburst_client.h"
 
 namespace netburst::component {
@@ -47,6 +49,27 @@ EmulatorQuery query_emulator() {
 IoStatus EmulatorBackend::write_msr(std::uint32_t msr, std::uint64_t value) { return status_of(nb_wrmsr(msr, value)); }
 
 IoStatus EmulatorBackend::read_msr(std::uint32_t msr, std::uint64_t* value) { return status_of(nb_rdmsr(msr, value)); }
+
+// The set's writes go over as they are: the client header's list entry has their layout.
+static_assert(sizeof(nb_msr_write) == sizeof(nb_wrmsr_entry) &&
+                  offsetof(nb_msr_write, msr) == offsetof(nb_wrmsr_entry, msr) &&
+                  offsetof(nb_msr_write, value) == offsetof(nb_wrmsr_entry, value),
+              "struct nb_msr_write is laid out as struct nb_wrmsr_entry");
+static_assert(NB_MAX_WRITES <= NB_WRMSR_LIST_MAX, "an event set's writes fit in one list");
+static_assert(NB_NUM_PMU_COUNTERS == kNumCounters, "the client header's counters are the table's");
+
+IoStatus EmulatorBackend::write_msrs(const nb_msr_write* writes, unsigned count, unsigned* done) {
+    if (count > NB_WRMSR_LIST_MAX) return Backend::write_msrs(writes, count, done);
+    std::uint32_t made = 0;
+    // The list crosses to the tool as an address, which it reads as struct nb_wrmsr_entry.
+    const int result = nb_wrmsr_list(static_cast<const void*>(writes), count, &made);
+    *done = made;
+    return status_of(result);
+}
+
+IoStatus EmulatorBackend::read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw) {
+    return status_of(nb_read_counters(counters, cccr, raw));
+}
 
 IoStatus EmulatorBackend::read_counter(unsigned counter, std::uint64_t* value) {
     return status_of(nb_rdpmc(counter, value));  // ECX bit 31 clear: the full 40 bits

@@ -1,6 +1,8 @@
 // The emulator backend: MSR accesses as Valgrind client requests to the netburst tool that netburst-run loads
 // (emulator/protocol/netburst_client.h). Each request first runs every instruction the thread executed so far
-// through the emulator, so a counter read reflects exactly the work before it.
+// through the emulator, so a counter read reflects exactly the work before it. The accesses of one start, stop,
+// read or reset go in one request (NB_REQ_WRMSR_LIST, NB_REQ_READ_COUNTERS): the component's instructions are the
+// program's too, timed and counted, so each request left out is work the emulated Pentium 4 no longer does for PAPI.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,8 @@ class EmulatorBackend final : public Backend {
 public:
     IoStatus write_msr(std::uint32_t msr, std::uint64_t value) override;
     IoStatus read_msr(std::uint32_t msr, std::uint64_t* value) override;
+    IoStatus write_msrs(const nb_msr_write* writes, unsigned count, unsigned* done) override;
+    IoStatus read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw) override;
     IoStatus read_counter(unsigned counter, std::uint64_t* value) override;
     IoStatus counter_status(unsigned counter) override;
     IoStatus counter_interval(unsigned counter, std::uint64_t* half_width) override;

@@ -58,6 +58,7 @@ public:
 
     IoStatus read_counters(CounterMask counters, std::uint64_t* cccr, std::uint64_t* raw) override;
     PmuOccupancy occupancy(unsigned logical_processor) override;
+    bool claims_registers() const override { return true; }
     IoStatus claim(const PmuClaim& claim, std::string* why) override;
     void release(const PmuClaim& claim) override;
     int select_cpu(int cpu) override;

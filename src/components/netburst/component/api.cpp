@@ -161,7 +161,8 @@ int nb_event_set_start(struct nb_event_set* set, struct nb_thread* thread, char*
         const CpuTarget target(c.backend(), *set);
         const bool was_running = set->running != 0;
         const int s = start_event_set(c, set, &reason);
-        copy_text(why, why_len, reason);
+        if (s != NB_STATUS_OK) copy_text(why, why_len, reason);
+        else if (why && why_len != 0) why[0] = '\0';
         if (thread && !was_running && set->running) ++thread->running_sets;
         return s;
     });

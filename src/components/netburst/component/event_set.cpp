@@ -32,26 +32,34 @@ int status_for(ErrorCode code) {
 
 // Writes a list of MSRs; stops at the first refusal and reports it.
 IoStatus apply(Backend& backend, const nb_msr_write* writes, unsigned count, std::string* failed) {
-    for (unsigned i = 0; i < count; ++i) {
-        const IoStatus s = backend.write_msr(writes[i].msr, writes[i].value);
-        if (s != IoStatus::Ok) {
-            if (failed) *failed = "wrmsr " + hex(writes[i].msr) + " = " + hex(writes[i].value);
-            return s;
-        }
-    }
-    return IoStatus::Ok;
+    unsigned done = 0;
+    const IoStatus s = backend.write_msrs(writes, count, &done);
+    if (s != IoStatus::Ok && failed && done < count)
+        *failed = "wrmsr " + hex(writes[done].msr) + " = " + hex(writes[done].value);
+    return s;
 }
 
 // Disables everything the set programmed, whatever fails on the way: this runs when undoing a failed start too.
 void apply_stop(Backend& backend, const nb_event_set* set) {
     const nb_msr_write* writes = set->pebs_armed ? set->pebs_stop_writes : set->stop_writes;
     const unsigned count = set->pebs_armed ? set->num_pebs_stop_writes : set->num_stop_writes;
-    for (unsigned i = 0; i < count; ++i) backend.write_msr(writes[i].msr, writes[i].value);
+    for (unsigned i = 0, done = 0; i < count; i += done + 1)  // past a refused write, on with the next
+        if (backend.write_msrs(writes + i, count - i, &done) == IoStatus::Ok) return;
 }
 
 IoStatus sample(Backend& backend, nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
     if (fold(set, c, cccr, raw)) return backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);
     return IoStatus::Ok;
+}
+
+// Zero counts. Only the entries of the counters the set reads are ever read, so only they are cleared: a start or
+// reset clears a few words instead of three arrays of 18 (each word is an instruction the emulated processor runs).
+void clear_counts(nb_event_set* set) {
+    for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
+        set->last_raw[c] = 0;
+        set->total[c] = 0;
+    }
 }
 
 void publish_values(nb_event_set* set) {
@@ -63,7 +71,7 @@ void publish_values(nb_event_set* set) {
 // real hardware, one client request under the emulator).
 int sample_all(Backend& backend, nb_event_set* set) {
     if (set->running) {
-        std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+        std::uint64_t cccr[NB_NUM_COUNTERS], raw[NB_NUM_COUNTERS];  // read_counters fills the set's entries
         IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
         if (s != IoStatus::Ok) return io_status(s);
         for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
@@ -97,6 +105,8 @@ int program_and_check(ComponentState& component, const nb_event_set* set, std::s
                (reason.empty() ? std::string() : ": " + reason);
         return io_status(s);
     }
+    // The answer depends only on what the registers select, so writes already checked need no second asking.
+    if (set->measurable && !set->pebs_armed) return NB_STATUS_OK;
     for (CounterMask left = set->programmed_counters; left != 0; left &= left - 1) {
         const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
         const IoStatus status = backend.counter_status(c);
@@ -113,25 +123,6 @@ int program_and_check(ComponentState& component, const nb_event_set* set, std::s
 }
 
 }  // namespace
-
-bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
-    raw &= kCounterValueMask;
-    if (pebs_counting(set, c)) {
-        set->total[c] = pebs_total(set, raw);
-        set->last_raw[c] = raw;
-        return false;
-    }
-    if (set->overflow_counters & counter_bit(c)) {
-        set->total[c] += counter_delta(set->last_raw[c], raw, false);
-        set->last_raw[c] = raw;
-        return false;
-    }
-    const bool overflowed = cccr_overflowed(cccr);
-    set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
-    const bool acknowledge = overflowed || raw < set->last_raw[c];
-    set->last_raw[c] = raw;
-    return acknowledge;
-}
 
 void init_event_set(nb_event_set* set, int domain) {
     std::memset(set, 0, sizeof *set);
@@ -284,7 +275,7 @@ int set_event_set_domain(ComponentState& component, nb_event_set* set, unsigned 
 int start_event_set(ComponentState& component, nb_event_set* set, std::string* why) {
     Backend& backend = component.backend();
     // Shared hardware: nobody else may hold what the set programs, and it is saved before the first write.
-    const PmuClaim claim = claim_of(*set);
+    const PmuClaim claim = backend.claims_registers() ? claim_of(*set) : PmuClaim();
     std::string refused;
     const IoStatus claimed = backend.claim(claim, &refused);
     if (claimed != IoStatus::Ok) {
@@ -294,9 +285,8 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
     // The start writes clear the counters. Everything the program runs after the enables, up to the stop, is
     // counted, so the bookkeeping goes first (PAPI's validation test papi_tot_ins allows 600 instructions of
     // start/stop overhead on a 6,000-instruction loop).
-    std::memset(set->last_raw, 0, sizeof set->last_raw);
-    std::memset(set->total, 0, sizeof set->total);
-    std::memset(set->values, 0, sizeof set->values);
+    clear_counts(set);
+    for (unsigned i = 0; i < set->num_events; ++i) set->values[i] = 0;
     start_overflow_counters(set);
     if (set->pebs_armed) prepare_pebs_area(set);
     // The thread's interrupts go to this set from now on (and none is left over from an earlier run).
@@ -305,13 +295,14 @@ int start_event_set(ComponentState& component, nb_event_set* set, std::string* w
         *why = "the backend cannot deliver overflow interrupts";
         return NB_STATUS_UNSUPPORTED;
     }
-    // Checked again even when update tried the set: the backend's answer is about the registers as programmed now.
+    // The backend is asked about writes it has not answered for yet (update may have tried them already).
     const int status = program_and_check(component, set, why);
     if (status != NB_STATUS_OK) {
         if (interrupts(set)) backend.deliver_interrupts(false);
         backend.release(claim);
         return status;
     }
+    if (!set->pebs_armed) set->measurable = 1;  // the next start of the same writes need not ask
     set->running = 1;
     return NB_STATUS_OK;
 }
@@ -330,14 +321,14 @@ int stop_event_set(Backend& backend, nb_event_set* set) {
     // Read, then stop at once: the counters count this code too, so the arithmetic waits until they are stopped
     // (and needs no OVF acknowledgement, since the stop writes clear the CCCRs). The set is marked stopped before
     // the registers are cleared.
-    std::uint64_t cccr[NB_NUM_COUNTERS] = {}, raw[NB_NUM_COUNTERS] = {};
+    std::uint64_t cccr[NB_NUM_COUNTERS], raw[NB_NUM_COUNTERS];  // read_counters fills the set's entries
     const IoStatus s = backend.read_counters(set->read_counters, cccr, raw);
     set->running = 0;
     apply_stop(backend, set);
     // An interrupt still on its way is for counters that no longer count.
     if (interrupts(set)) backend.deliver_interrupts(false);
     set->reload_owed = 0;
-    backend.release(claim_of(*set));
+    if (backend.claims_registers()) backend.release(claim_of(*set));
     if (s != IoStatus::Ok) return io_status(s);
     for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
         const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
@@ -360,18 +351,20 @@ int event_set_intervals(Backend& backend, const nb_event_set* set, long long* ha
 int reset_event_set(Backend& backend, nb_event_set* set) {
     const Busy busy(set);
     if (set->running) {
-        for (unsigned c = 0; c < NB_NUM_COUNTERS; ++c) {
-            if (!(set->read_counters & counter_bit(c))) continue;
+        nb_msr_write writes[2 * NB_NUM_COUNTERS];
+        unsigned n = 0;
+        for (CounterMask left = set->read_counters; left != 0; left &= left - 1) {
+            const unsigned c = static_cast<unsigned>(__builtin_ctz(left));
             std::uint64_t start =
                 set->overflow_counters & counter_bit(c) ? overflow_start_value(set->threshold[c]) : 0;
             if (pebs_counting(set, c)) start = pebs_start_value(set->pebs_period);
-            IoStatus s = backend.write_msr(kCounters[c].counter_msr, start);
-            if (s == IoStatus::Ok) s = backend.write_msr(kCounters[c].cccr_msr, set->cccr[c]);  // clears OVF
-            if (s != IoStatus::Ok) return io_status(s);
+            writes[n++] = nb_msr_write{kCounters[c].counter_msr, 0, start};
+            writes[n++] = nb_msr_write{kCounters[c].cccr_msr, 0, set->cccr[c]};  // clears OVF
         }
+        unsigned done = 0;
+        if (const IoStatus s = backend.write_msrs(writes, n, &done); s != IoStatus::Ok) return io_status(s);
     }
-    std::memset(set->last_raw, 0, sizeof set->last_raw);
-    std::memset(set->total, 0, sizeof set->total);
+    clear_counts(set);
     start_overflow_counters(set);
     if (set->pebs_armed && set->running) rewind_pebs_area(set);
     publish_values(set);

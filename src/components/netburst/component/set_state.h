@@ -40,7 +40,25 @@ inline int io_status(IoStatus s) {
 // A counter that interrupts (overflow_counters) is different: only the interrupt's handler acknowledges its OVF
 // flag (clearing it cancels a PMI still owed, emulator/pmu), so its flag says nothing about what the previous
 // read saw. It starts at most 2^31 events short of the wrap, so its one wrap per period always ends below last.
-bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw);  // event_set.cpp
+// Inline: read and stop run it for every counter, in the program's own instructions.
+inline bool fold(nb_event_set* set, unsigned c, std::uint64_t cccr, std::uint64_t raw) {
+    raw &= kCounterValueMask;
+    if (pebs_counting(set, c)) {
+        set->total[c] = pebs_total(set, raw);
+        set->last_raw[c] = raw;
+        return false;
+    }
+    if (set->overflow_counters & counter_bit(c)) {
+        set->total[c] += counter_delta(set->last_raw[c], raw, false);
+        set->last_raw[c] = raw;
+        return false;
+    }
+    const bool overflowed = cccr_overflowed(cccr);
+    set->total[c] += counter_delta(set->last_raw[c], raw, overflowed);
+    const bool acknowledge = overflowed || raw < set->last_raw[c];
+    set->last_raw[c] = raw;
+    return acknowledge;
+}
 
 // PAPI's software overflow reads the running set from its timer's signal handler, and the signal can interrupt
 // the thread inside another call on the same set: PAPI_stop reads and stops the set before it stops the timer, and
