@@ -45,10 +45,11 @@ args_for() {
     papi_command_line) printf '%s\n' PAPI_TOT_INS PAPI_TOT_CYC ;;
     # It needs a kind and an event to find companions for.
     papi_event_chooser) printf '%s\n' PRESET PAPI_TOT_INS ;;
-    # 1,000,000 timed calls per test by default (8 tests), about 350 s under the emulator: 2,000 here.
+    # 1,000,000 timed iterations of 7 measurements by default, about 270 s of CPU on the emulator (doc/papi-tests.md):
+    # 2,000 here, about 1 s.
     papi_cost) printf '%s\n' -t 2000 ;;
-    # 1,000,000 calls per test, 5 tests, for each of 1 to 9 multiplexed events by default (45 million calls, hours
-    # under the emulator): 100 here, still 1 to 9 events.
+    # 1,000,000 calls per test, 5 tests, for each of 1 to 9 multiplexed events by default (45 million calls, about
+    # 1.8 hours on the emulator): 100 here, still 1 to 9 events.
     papi_multiplex_cost) printf '%s\n' -t 100 ;;
     # PAPI's high-level output (PAPI_OUTPUT_DIRECTORY) of a program that measured a region: made below.
     papi_hl_output_writer.py) printf '%s\n' --source "$work/hl/papi_hl_output" ;;
