@@ -50,14 +50,6 @@ void nb_clock_init(void) {
     if (nb_clo.clock_emulated) wait_deadline = VG_(calloc)("nb.clock.waits", VG_N_THREADS, sizeof(ULong));
 }
 
-/* A forked child's emulator counts from zero (nb_rt_fork_child): its clock starts where the parent's was. */
-void nb_clock_fork_child(void) {
-    if (!nb_clo.clock_emulated) return;
-    const ULong ns = elapsed_ns();
-    start_realtime_ns += ns;
-    start_monotonic_ns += ns;
-}
-
 /* The emulated cycle now, every record before the caller's instruction included. */
 static ULong core_cycles(void) {
     nb_consume_committed();
@@ -76,8 +68,20 @@ static ULong ns_of(ULong cycles) {
     return mhz == 0 ? 0 : cycles * 1000ull / mhz;
 }
 
-/* Nanoseconds of emulated time the process ran since the program started (its CPU time). */
+/* Nanoseconds of emulated time the process ran since the program started. */
 static ULong elapsed_ns(void) { return ns_of(cycles_now()); }
+
+/* What the process's ancestors ran before it was forked: not its CPU time. */
+static ULong inherited_ns;
+
+/* The core model carries on across fork (nb_rt_fork_child counts the child's events from zero, but the core's cycle
+ * goes on), so the child's wall clocks and time stamp counter go on from the parent's, and its CPU time starts at
+ * zero, as on Linux. (Moving the clocks' start by the time so far, as this did before, counted it twice: a child
+ * forked after 179 ms read its monotonic clock 179 ms ahead of its parent's.) */
+void nb_clock_fork_child(void) {
+    if (!nb_clo.clock_emulated) return;
+    inherited_ns = ns_of(core_cycles());
+}
 
 /* ---- Waiting ----------------------------------------------------------------------------------------------------
  * A Pentium 4's clocks go on while its program waits, but the core model has no idle time: a program that waits
@@ -255,8 +259,8 @@ static Bool emulated_clock(UWord clock_id, ULong* ns) {
         *ns = start_monotonic_ns + elapsed_ns() + idle_ns;
         return True;
     case VKI_CLOCK_PROCESS_CPUTIME_ID: case VKI_CLOCK_THREAD_CPUTIME_ID:
-        /* One emulated core runs the whole process: its CPU time is the elapsed emulated time. */
-        *ns = elapsed_ns();
+        /* One emulated core runs the whole process: its CPU time is the emulated time it ran. */
+        *ns = elapsed_ns() - inherited_ns;
         return True;
     default:
         return False;

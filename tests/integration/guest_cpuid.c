@@ -14,12 +14,17 @@
  *                          clock_gettime(CLOCK_MONOTONIC) passes the deadline, then polls nothing for N/1000 ms,
  *                          and prints what the monotonic clock read across each ("slept_ns", "looped_ns",
  *                          "polled_ns"), the sleeps the loop took ("naps") and the process's CPU time across all
- *                          three ("cpu_ns") */
+ *                          three ("cpu_ns")
+ *   guest_cpuid fork N     runs N rounds of the imuls, then forks: each process prints how far its monotonic clock
+ *                          moved across the fork ("child_step_ns", "parent_step_ns") and its CPU time
+ *                          ("child_cpu_ns", "parent_cpu_ns") */
 #include <cpuid.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <x86intrin.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +111,22 @@ static void time_sleeps(long us) {
            ns_between(&t1, &t2), ns_between(&t2, &t3), naps, ns_between(&c0, &c1));
 }
 
+static void time_fork(long rounds) {
+    struct timespec before, after, cpu;
+    imul_chain(rounds);
+    fflush(stdout);  /* the child would print what is buffered again */
+    clock_gettime(CLOCK_MONOTONIC, &before);
+    const pid_t child = fork();
+    clock_gettime(CLOCK_MONOTONIC, &after);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    const char* who = child == 0 ? "child" : "parent";
+    if (child != 0) waitpid(child, NULL, 0);  /* the child prints first */
+    printf("%s_step_ns %lld\n%s_cpu_ns %lld\n", who, ns_between(&before, &after), who,
+           (long long)cpu.tv_sec * 1000000000LL + cpu.tv_nsec);
+    fflush(stdout);
+    if (child == 0) _exit(0);
+}
+
 int main(int argc, char** argv) {
     unsigned r[4], max;
     char vendor[13] = {0}, brand[49] = {0};
@@ -141,6 +162,8 @@ int main(int argc, char** argv) {
         time_itimers(atol(argv[2]));
     } else if (argc > 2 && strcmp(argv[1], "sleep") == 0) {
         time_sleeps(atol(argv[2]));
+    } else if (argc > 2 && strcmp(argv[1], "fork") == 0) {
+        time_fork(atol(argv[2]));
     } else if (argc > 2) {
         unsigned long (*run)(void) = strcmp(argv[1], "avx") == 0 ? run_vaddps : run_pshufb;
         unsigned long at = 0;

@@ -1059,6 +1059,18 @@ TEST(GuestCpu, TheEmulatedClockPassesTheTimeTheProgramWaits) {
     EXPECT_EQ(again["naps"], seen["naps"]);
 }
 
+// Across fork the emulated clock goes on (the core model carries on): the child's monotonic clock does not jump by
+// the time the parent ran before (200,000 rounds of 16 imuls: about 11 ms on model 2), and its CPU time starts at
+// zero, as on Linux, while the parent's holds those rounds.
+TEST(GuestCpu, TheEmulatedClockGoesOnAcrossFork) {
+    auto seen = cpuid_under({"--model", "2"}, {"fork", "200000"});
+    ASSERT_TRUE(seen.count("child_step_ns") && seen.count("parent_step_ns")) << "no output";
+    EXPECT_LT(std::stoll(seen["child_step_ns"]), 1000000);
+    EXPECT_LT(std::stoll(seen["parent_step_ns"]), 1000000);
+    EXPECT_GT(std::stoll(seen["parent_cpu_ns"]), 10000000) << "the rounds before the fork";
+    EXPECT_LT(std::stoll(seen["child_cpu_ns"]), 1000000) << "a child's CPU time starts at zero";
+}
+
 TEST(GuestCpu, InstructionsTheModelDoesNotHaveAreCountedAndReported) {
     struct Case {
         const char* what;
