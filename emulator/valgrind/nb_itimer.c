@@ -20,7 +20,8 @@
  * the emulated clock, so a real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The
  * clock"). A forked child
  * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). A
- * new value in read-only memory cannot be swapped: that timer stays the host's, with a warning. */
+ * non-zero new value in read-only memory cannot be swapped: that timer stays the host's, with a warning (a zero
+ * one, which disarms, needs no swap). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -42,9 +43,10 @@ static struct emulated_itimer timers[NB_ITIMERS];
 static Bool armed;          /* some timer is armed */
 static UInt signals_owed;   /* bit i: timer i expired and its signal is not sent yet */
 
-/* The program's new value, held between setitimer's pre and post. */
+/* The program's new value, held between setitimer's pre and post, and whether the kernel got a zero one in its
+ * place (a value that is zero already, a disarm, goes to the kernel as it is: it may sit in read-only memory). */
 static struct vki_itimerval pending;
-static Bool pending_valid;
+static Bool pending_valid, pending_swapped;
 
 static struct emulated_itimer* timer_of(UWord which) {
     return which == NB_ITIMER_VIRTUAL || which == NB_ITIMER_PROF ? &timers[which - 1] : NULL;
@@ -101,6 +103,14 @@ void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
     if (syscallno != __NR_setitimer || !nb_host_read_guest(args[1], &value, sizeof value)) return;
     if (!valid_timeval(&value.it_value) || !valid_timeval(&value.it_interval)) return;
     const struct vki_itimerval zero = {{0, 0}, {0, 0}};
+    const Bool disarm = value.it_value.tv_sec == 0 && value.it_value.tv_usec == 0 &&
+                        value.it_interval.tv_sec == 0 && value.it_interval.tv_usec == 0;
+    if (disarm) {  /* PAPI's multiplexing stops its timer with a static const zero itimerval */
+        pending = value;
+        pending_valid = True;
+        pending_swapped = False;
+        return;
+    }
     if (!nb_host_write_guest(args[1], &zero, sizeof zero)) {
         /* The value cannot be swapped for a zero one (a static const itimerval): say so rather than run this timer
          * on the host's clock silently. */
@@ -113,6 +123,7 @@ void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
     }
     pending = value;
     pending_valid = True;
+    pending_swapped = True;
 }
 
 void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
@@ -127,7 +138,8 @@ void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
         return;
     }
     if (!pending_valid) return;  /* the kernel had the program's own value, and refused it */
-    nb_host_write_guest(args[1], &pending, sizeof pending);  /* first: the old value's buffer may be the same one */
+    if (pending_swapped)  /* first: the old value's buffer may be the same one */
+        nb_host_write_guest(args[1], &pending, sizeof pending);
     pending_valid = False;
     if (sr_isError(res)) return;
     if (args[2] != 0) nb_host_write_guest(args[2], &reading, sizeof reading);

@@ -9,7 +9,9 @@
  *   guest_cpuid itimer N   also runs the same N rounds with ITIMER_PROF firing every millisecond and a 5 ms
  *                          one-shot ITIMER_VIRTUAL, and prints the signals each delivered ("prof_ticks",
  *                          "virtual_ticks"), "tsc CYCLES" of the rounds, what getitimer read after them
- *                          ("prof_remaining_us") and the old interval setitimer returned ("prof_old_interval_us")
+ *                          ("prof_remaining_us") and the old interval setitimer returned ("prof_old_interval_us");
+ *                          then arms ITIMER_PROF again for N/2 rounds ("prof_ticks_rearmed"), stops it with a
+ *                          value in read-only memory, and prints the ticks of N more rounds ("prof_ticks_after_stop")
  *   guest_cpuid sleep N    also sleeps N microseconds (nanosleep), then waits N more in 100-microsecond sleeps until
  *                          clock_gettime(CLOCK_MONOTONIC) passes the deadline, then polls nothing for N/1000 ms,
  *                          and prints what the monotonic clock read across each ("slept_ns", "looped_ns",
@@ -69,6 +71,9 @@ static volatile sig_atomic_t prof_ticks, virtual_ticks;
 static void on_prof(int sig) { (void)sig; ++prof_ticks; }
 static void on_virtual(int sig) { (void)sig; ++virtual_ticks; }
 
+/* Read-only, as PAPI's multiplexing keeps the value it stops its timer with (sw_multiplex.c's itimestop). */
+static const struct itimerval stopped = {{0, 0}, {0, 0}};
+
 static void time_itimers(long rounds) {
     signal(SIGPROF, on_prof);
     signal(SIGVTALRM, on_virtual);
@@ -84,6 +89,14 @@ static void time_itimers(long rounds) {
     printf("tsc %llu\nprof_ticks %d\nvirtual_ticks %d\nprof_remaining_us %ld\nprof_old_interval_us %ld\n", t1 - t0,
            (int)prof_ticks, (int)virtual_ticks, (long)(now.it_value.tv_sec * 1000000 + now.it_value.tv_usec),
            (long)(old.it_interval.tv_sec * 1000000 + old.it_interval.tv_usec));
+    /* Armed again, then stopped with a value in read-only memory: no tick may follow. */
+    const int first = (int)prof_ticks;
+    setitimer(ITIMER_PROF, &every_ms, NULL);
+    imul_chain(rounds / 2);
+    setitimer(ITIMER_PROF, &stopped, NULL);
+    const int rearmed = (int)prof_ticks;
+    imul_chain(rounds);
+    printf("prof_ticks_rearmed %d\nprof_ticks_after_stop %d\n", rearmed - first, (int)prof_ticks - rearmed);
 }
 
 static long long ns_between(const struct timespec* a, const struct timespec* b) {
