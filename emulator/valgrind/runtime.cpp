@@ -724,9 +724,8 @@ void ToolRuntime::next_phase() {
         }
         if (clock_read_in_unit_) {  // the clock was read in this unit (clock_read): a window of what follows
             clock_read_in_unit_ = false;
-            if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare <= total) {
-                ++clock_windows_;
-                emu_->clock_region();
+            // It stands for a period's window as the one before it did (clock_window_ stays as it is).
+            if (take_clock_window(total)) {
                 phase_ = Phase::Warm;
                 phase_end_ = total + warm_;
                 break;
@@ -804,12 +803,18 @@ void ToolRuntime::clock_read() {
     if (period_ == 0) return;
     // Read during a window's unit: the unit measures what ran before the read too, so another window follows it.
     if (phase_ == Phase::Unit && clock_windows_ != 0) clock_read_in_unit_ = true;
-    if (emu_->timing() || phase_ != Phase::Functional) return;
-    if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare > program_total()) return;
-    ++clock_windows_;
+    if (emu_->timing() || phase_ != Phase::Functional || !take_clock_window(program_total())) return;
     clock_window_ = true;
-    emu_->clock_region();
     open_window();
+}
+
+// A window for a region the program times, if the budget (one instruction in kClockWindowShare of the run `total`)
+// has room for it; the clock's estimate then starts the region afresh.
+bool ToolRuntime::take_clock_window(std::uint64_t total) {
+    if ((clock_windows_ + 1) * (warm_ + unit_) * kClockWindowShare > total) return false;
+    ++clock_windows_;
+    emu_->clock_region();
+    return true;
 }
 
 std::uint64_t ToolRuntime::instructions() const {

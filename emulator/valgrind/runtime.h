@@ -175,6 +175,7 @@ private:
     std::uint64_t window_start() const;
     void next_period();
     void open_window();
+    bool take_clock_window(std::uint64_t total);
     void counter_accessed(std::uint32_t msr);
     void install(unsigned tid);
     void start_fresh(ThreadContext& t);
