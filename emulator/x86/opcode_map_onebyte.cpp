@@ -127,15 +127,6 @@ void mov_E_imm(Builder& b) { b.write_E(G, b.wsize()); }
 void enter(Builder& b) { b.push_pop(); b.read_gpr(kRbp); b.write_gpr(kRbp, 8); }
 void leave(Builder& b) { b.read_gpr(kRbp); b.write_gpr(kRsp, 8); b.write_gpr(kRbp, 8); }  // rsp = rbp, pop rbp
 void xlat(Builder& b) { b.read_gpr(kRbx); b.read_gpr(kRax); b.write_gpr(kRax, 1); }  // al = [rbx + al]
-// 32-bit code only (Intel SDM vol. 2, each instruction's page: the registers and flags it reads and writes).
-void pusha(Builder& b) { b.read_gprs(0xFF); b.push_pop(); }
-void popa(Builder& b) { b.push_pop(); b.write_gprs(0xEF); }                   // esp is skipped, not loaded
-void decimal_al(Builder& b) { b.read_gpr(kRax); b.merge_flags(); b.write_gpr(kRax, 1); }  // daa, das: OF undefined
-void ascii_ax(Builder& b) { b.read_gpr(kRax); b.merge_flags(); b.write_gpr(kRax, 2); }    // aaa, aas, aam, aad
-void far_pointer(Builder& b) { b.address(); b.write_G(G, b.opsize()); }       // les, lds: offset into the register
-void bound(Builder& b) { b.address(); b.read_G(G, b.opsize()); }
-void arpl(Builder& b) { b.rmw_E(G, 2); b.read_G(G, 2); b.merge_flags(); }   // ZF only
-void salc(Builder& b) { b.read_flags(); b.write_gpr(kRax, 1); }
 void loop(Builder& b) { b.read_gpr(kRcx); b.write_gpr(kRcx, 8); }
 void loop_cc(Builder& b) { b.read_flags(); loop(b); }
 void jrcxz(Builder& b) { b.read_gpr(kRcx); }
@@ -177,11 +168,6 @@ void mul_div(Builder& b) {
     if (!Divide) b.write_flags();
 }
 void inc_dec(Builder& b) { b.rmw_E(G, b.wsize()); b.merge_flags(); }  // CF kept
-void inc_dec_r(Builder& b) {  // 32-bit code's one-byte inc and dec (40-4F)
-    b.read_gpr(b.opcode_register());
-    b.write_gpr(b.opcode_register(), b.opsize());
-    b.merge_flags();
-}
 void call_E(Builder& b) { b.read_E(G, 8); b.push_pop(); }
 void jmp_E(Builder& b) { b.read_E(G, 8); }
 void push_E(Builder& b) { b.read_E(G, b.d().op66 ? 2 : 8); b.push_pop(); }
@@ -249,32 +235,6 @@ constexpr OpcodeRow kRows[] = {
     R(0x30, 0x35).form(F::Logic).ops(alu<Alu::Zeroing>),                            // xor
     R(0x38, 0x3D).ops(alu<Alu::Compare>),                                            // cmp
 
-    // 32-bit code's own rows (REX took 40-4F in 64-bit mode; the rest are not instructions there).
-    R(0x06).only32().ops(push_pop),                                                  // push es
-    R(0x0E).only32().ops(push_pop),                                                  // push cs
-    R(0x16).only32().ops(push_pop),                                                  // push ss
-    R(0x1E).only32().ops(push_pop),                                                  // push ds
-    R(0x07).only32().cls(C::Microcode).ops(push_pop),                               // pop es: a segment load
-    R(0x17).only32().cls(C::Microcode).ops(push_pop),                               // pop ss
-    R(0x1F).only32().cls(C::Microcode).ops(push_pop),                               // pop ds
-    R(0x27).only32().cls(C::Microcode).ops(decimal_al),                             // daa
-    R(0x2F).only32().cls(C::Microcode).ops(decimal_al),                             // das
-    R(0x37).only32().cls(C::Microcode).ops(ascii_ax),                               // aaa
-    R(0x3F).only32().cls(C::Microcode).ops(ascii_ax),                               // aas
-    R(0x40, 0x4F).only32().form(F::IncDec).ops(inc_dec_r),                          // inc r32, dec r32
-    R(0x60).only32().cls(C::Microcode).ops(pusha),
-    R(0x61).only32().cls(C::Microcode).ops(popa),
-    R(0x62).only32().legacy().mem().cls(C::Microcode).ops(bound),
-    R(0x63).only32().cls(C::Microcode).ops(arpl),
-    R(0x9A).only32().cls(C::Microcode),                                              // call far ptr16:32
-    R(0x9E).only32().ops(sahf),                                                      // always there in 32-bit code
-    R(0x9F).only32().ops(lahf),
-    R(0xC4, 0xC5).only32().legacy().mem().cls(C::Microcode).ops(far_pointer),       // les, lds
-    R(0xCE).only32().cls(C::Microcode).ops(read_flags),                              // into
-    R(0xD4, 0xD5).only32().cls(C::Microcode).ops(ascii_ax),                         // aam, aad
-    R(0xD6).only32().ops(salc),                                                      // undocumented
-    R(0xEA).only32().cls(C::Microcode),                                              // jmp far ptr16:32
-
     R(0x50, 0x57).ops(push_r),
     R(0x58, 0x5F).ops(pop_r),
     R(0x63).w1().regform().form(F::MovExtend).ops(movsxd),                           // movsxd r64, r32
@@ -287,7 +247,7 @@ constexpr OpcodeRow kRows[] = {
     R(0x6E, 0x6F).cls(C::StringOp).string_op().ops(outs),
     R(0x70, 0x7F).cls(C::CondBranch).rel8().ops(read_flags),                        // jcc
 
-    R(0x82).only64(),                                                                // group 1's alias in 32-bit code
+    R(0x82),                                                                         // not in 64-bit mode
     R(0x80, 0x83).reg(2, 3).form(F::AdcSbb).ops(alu_imm<Alu::Carry>),               // group 1: adc, sbb
     R(0x80, 0x83).reg(7).ops(alu_imm<Alu::Compare>),                                // cmp
     R(0x80, 0x83).reg(1, 4, 6).form(F::Logic).ops(alu_imm<Alu::Plain>),              // or and xor

@@ -5,8 +5,7 @@
 // encodings) and the instruction-set extension it belongs to (guest_isa.h).
 //
 // A row covers an opcode range and, optionally, only some encodings of it: the legacy or the VEX encoding, some
-// mandatory prefixes, REX.W/VEX.W, memory or register operand, some ModRM.reg or ModRM.rm values, 64-bit or 32-bit
-// code. The first row in
+// mandatory prefixes, REX.W/VEX.W, memory or register operand, some ModRM.reg or ModRM.rm values. The first row in
 // table order that covers an instruction is its row; each map ends with a row for every opcode, so every
 // instruction has one. Answers that depend on more than the encoding's fields (zero idioms, the lea and shift
 // forms, the operand size) are small named rules the row points to.
@@ -41,7 +40,6 @@ constexpr std::uint8_t P0 = 1, P66 = 2, PF3 = 4, PF2 = 8;
 enum class Encoding : std::uint8_t { Any, Legacy, Vex };  // Vex: VEX and EVEX
 enum class Operand : std::uint8_t { Any, Memory, Register };
 enum class WideBit : std::uint8_t { Any, W0, W1 };
-enum class Mode : std::uint8_t { Any, Only64, Only32 };  // 64-bit code, 32-bit code (X86Decoded::mode32)
 
 struct OpcodeRow {
     // The encodings the row covers.
@@ -52,7 +50,6 @@ struct OpcodeRow {
     Operand operand = Operand::Any;
     std::uint8_t regs = 0xFF;  // ModRM.reg values (bit per value)
     std::uint8_t rms = 0xFF;   // ModRM.rm values
-    Mode mode = Mode::Any;
 
     // What they are; class, form and extension by mandatory prefix (ByPrefix's order).
     bool known = true;  // false: not an instruction the table knows (the class is then IntAlu)
@@ -74,8 +71,6 @@ struct OpcodeRow {
     constexpr OpcodeRow w0() const { OpcodeRow r = *this; r.w = WideBit::W0; return r; }
     constexpr OpcodeRow mem() const { OpcodeRow r = *this; r.operand = Operand::Memory; return r; }
     constexpr OpcodeRow regform() const { OpcodeRow r = *this; r.operand = Operand::Register; return r; }
-    constexpr OpcodeRow only64() const { OpcodeRow r = *this; r.mode = Mode::Only64; return r; }
-    constexpr OpcodeRow only32() const { OpcodeRow r = *this; r.mode = Mode::Only32; return r; }
     template <typename... N>
     constexpr OpcodeRow reg(N... n) const { OpcodeRow r = *this; r.regs = bits(n...); return r; }
     template <typename... N>
@@ -121,7 +116,7 @@ struct OpcodeRow {
         return d.op >= lo && d.op <= hi && (encoding == Encoding::Any || (encoding == Encoding::Vex) == d.vex) &&
                (prefixes >> static_cast<unsigned>(d.pp) & 1) && (w == WideBit::Any || (w == WideBit::W1) == d.rex_w) &&
                (operand == Operand::Any || (operand == Operand::Memory) == d.mem) && (regs >> d.reg & 1) &&
-               (rms >> (d.modrm & 7) & 1) && (mode == Mode::Any || (mode == Mode::Only32) == d.mode32);
+               (rms >> (d.modrm & 7) & 1);
     }
 };
 

@@ -14,12 +14,10 @@ struct Reader {
     std::uint8_t next() { return pos < len ? b[pos++] : 0; }
 };
 
-// Which one-byte opcodes carry a ModRM byte (the VEX/EVEX escapes C4, C5 and 62 are decoded before this is asked:
-// here they are 32-bit code's bound, les and lds).
+// Which one-byte opcodes carry a ModRM byte (the VEX/EVEX escapes C4, C5 and 62 are decoded before this is asked).
 bool map0_has_modrm(std::uint8_t op) {
     if (op < 0x40) return (op & 7) < 4;  // the eight ALU rows: xx0-xx3 are r/m forms
     switch (op) {
-    case 0x62: case 0xC4: case 0xC5:
     case 0x63: case 0x69: case 0x6B: case 0xC0: case 0xC1: case 0xC6: case 0xC7:
     case 0xD0: case 0xD1: case 0xD2: case 0xD3: case 0xF6: case 0xF7: case 0xFE: case 0xFF:
         return true;
@@ -43,22 +41,6 @@ Pp pp_from_bits(unsigned bits) {
     return kPp[bits & 3];
 }
 
-// 16-bit addressing (32-bit code with the 67 prefix; Intel SDM vol. 2, table 2-1): no SIB byte, base and index
-// from ModRM.rm, and a 16-bit displacement. rm 6 with mod 0 is disp16 alone.
-void read_address16(Reader& r, X86Decoded& d, unsigned mod, unsigned rm) {
-    static constexpr std::int8_t kBase[8] = {3, 3, 5, 5, 6, 7, 5, 3};       // bx bx bp bp si di bp bx
-    static constexpr std::int8_t kIndex[8] = {6, 7, 6, 7, -1, -1, -1, -1};  // si di si di
-    unsigned disp = mod == 1 ? 1 : mod == 2 ? 2 : 0;
-    if (mod == 0 && rm == 6) {
-        disp = 2;
-    } else {
-        d.base = kBase[rm];
-        d.index = kIndex[rm];
-    }
-    d.disp_size = static_cast<std::uint8_t>(disp);
-    r.pos += disp;
-}
-
 // ModRM, then SIB and displacement of a memory form. rex_r/x/b are the register-number extensions (REX or VEX).
 void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsigned rex_b) {
     if (!r.more()) return;
@@ -70,9 +52,7 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
     d.reg_n = static_cast<std::uint8_t>(d.reg | rex_r << 3);
     d.rm_n = static_cast<std::uint8_t>(rm | rex_b << 3);
     d.mem = mod != 3;
-    if (d.mem && d.addr16) {
-        read_address16(r, d, mod, rm);
-    } else if (d.mem) {
+    if (d.mem) {
         unsigned disp = mod == 1 ? 1 : mod == 2 ? 4 : 0;
         if (rm == 4) {
             const std::uint8_t sib = r.next();
@@ -83,7 +63,7 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
             if (base == 5 && mod == 0) disp = 4;                         // disp32, no base
             else d.base = static_cast<std::int8_t>(base | rex_b << 3);
         } else if (rm == 5 && mod == 0) {
-            disp = 4;                                                    // RIP-relative; in 32-bit code absolute
+            disp = 4;                                                    // RIP-relative
         } else {
             d.base = static_cast<std::int8_t>(d.rm_n);
         }
@@ -95,27 +75,25 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
 
 }  // namespace
 
-X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length, bool mode32) {
+X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length) {
     X86Decoded d;
     d.bytes = bytes;
     d.length = length > 15 ? 15u : length;
-    d.mode32 = mode32;
     Reader r{bytes, d.length};
     bool op66 = false;
     Pp rep = Pp::None;
     std::uint8_t rex = 0;
-    // Legacy prefixes, then REX (64-bit code only), which counts only when it comes last.
+    // Legacy prefixes, then REX, which counts only when it comes last.
     for (; r.more(); r.next()) {
         const std::uint8_t p = r.peek();
-        if (p >= 0x40 && p <= 0x4F && !mode32) {
+        if (p >= 0x40 && p <= 0x4F) {
             rex = p;
             continue;
         }
         if (p == 0xF0) d.lock = true;
         else if (p == 0xF2 || p == 0xF3) rep = p == 0xF2 ? Pp::F2 : Pp::F3;
         else if (p == 0x66) op66 = true;
-        else if (p == 0x67) d.addr16 = mode32;  // in 64-bit code: 32-bit addresses, the same registers
-        else if (!(p == 0x2E || p == 0x36 || p == 0x3E || p == 0x26 || p == 0x64 || p == 0x65)) break;
+        else if (!(p == 0x2E || p == 0x36 || p == 0x3E || p == 0x26 || p == 0x64 || p == 0x65 || p == 0x67)) break;
         rex = 0;
     }
     d.op66 = op66;
@@ -127,10 +105,7 @@ X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length, bool mode32) {
     if (!r.more()) return d;
     d.has_opcode = true;
     std::uint8_t op = r.next();
-    // In 32-bit code C4, C5 and 62 are les, lds and bound unless the next byte would be a register ModRM (mod 11),
-    // which those cannot take (Intel SDM vol. 2, 2.3.5 and 2.6.1).
-    const bool escape = !mode32 || (r.peek() >> 6) == 3;
-    if ((op == 0xC4 || op == 0xC5 || op == 0x62) && escape) {
+    if (op == 0xC4 || op == 0xC5 || op == 0x62) {
         // VEX (C5: 2 bytes, map 0F; C4: 3 bytes, map in mmmmm) or EVEX (62: 4 bytes, map in mm). In 64-bit mode
         // these bytes are always escapes. R, X, B and vvvv are stored inverted.
         d.vex = true;

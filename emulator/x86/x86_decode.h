@@ -1,5 +1,5 @@
-// The front of the x86 decoder: legacy prefixes, REX, VEX/EVEX, the opcode map and opcode, ModRM, SIB and
-// displacement, in 64-bit mode or in 32-bit protected mode (a 32-bit program, as a Northwood ran it). The one decode of an instruction (x86_instruction.h) starts here, and the opcode table's rows key on
+// The front of the x86-64 decoder: legacy prefixes, REX, VEX/EVEX, the opcode map and opcode, ModRM, SIB and
+// displacement. The one decode of an instruction (x86_instruction.h) starts here, and the opcode table's rows key on
 // what it reads.
 //
 // Freestanding: no allocation, no C library; the Valgrind tool links it.
@@ -17,9 +17,6 @@ struct X86Decoded {
     const std::uint8_t* bytes = nullptr;
     unsigned length = 0;
     bool has_opcode = false;  // an opcode byte lies within length
-    bool mode32 = false;      // decoded as 32-bit code: 40-4F are inc/dec, C4, C5 and 62 with a memory operand are
-                              // les, lds and bound, and there is no REX
-    bool addr16 = false;      // 32-bit code with the 67 prefix: 16-bit addressing (bx/bp + si/di, disp16)
 
     // Prefixes.
     bool op66 = false;       // operand-size override
@@ -57,8 +54,7 @@ struct X86Decoded {
     std::uint8_t imm8() const { return imm_pos < length ? bytes[imm_pos] : 0; }
 };
 
-// Decodes the front of the instruction occupying bytes[0, length) (1-15 bytes; never reads past length), as 64-bit
-// code or, with mode32, as 32-bit code.
-X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length, bool mode32 = false);
+// Decodes the front of the instruction occupying bytes[0, length) (1-15 bytes; never reads past length).
+X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length);
 
 }  // namespace netburst::emu

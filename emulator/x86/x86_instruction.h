@@ -1,4 +1,4 @@
-// One decode of an x86 instruction (64-bit code, or 32-bit code with X86OperandOptions::mode32) answers everything the tool asks of its bytes: the emulator's class and
+// One decode of an x86-64 instruction answers everything the tool asks of its bytes: the emulator's class and
 // timing form, the registers it reads and writes, and the instruction-set extension it needs.
 //
 // Valgrind tells the tool where each guest instruction starts and how long it is, and its IR gives the memory
@@ -45,7 +45,6 @@ struct X86Operands {
 
 struct X86OperandOptions {
     bool prescott_idioms = false;  // models 3 and later: xorps, xorpd, psub* of a register with itself are zeroing
-    bool mode32 = false;           // the bytes are 32-bit code (an i386 program)
 };
 
 struct X86Instruction {
@@ -67,9 +66,8 @@ struct X86Instruction {
 // never reads past it.
 X86Instruction decode_instruction(const std::uint8_t* bytes, unsigned length, X86OperandOptions options = {});
 
-// True when bytes start Valgrind's client-request "special instruction" preamble (four rotates of rdi, or of edi in
-// 32-bit code, that together do nothing). Under Valgrind the whole sequence is the call into the tool, not guest
-// work.
-bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length, bool mode32 = false);
+// True when bytes start Valgrind's client-request "special instruction" preamble (four rotates of rdi that
+// together do nothing). Under Valgrind the whole sequence is the call into the tool, not guest work.
+bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length);
 
 }  // namespace netburst::emu

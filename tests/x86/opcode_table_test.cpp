@@ -57,30 +57,27 @@ bool form_fits_class(F f, C c) {
 
 const OpcodeMap* const kMaps[4] = {&kOneByteMap, &kTwoByteMap, &k0F38Map, &k0F3AMap};
 
-// Every combination of the fields a row can key on, as the decoder front would have decoded it, in 64-bit code and
-// in 32-bit code (which has no REX.W).
+// Every combination of the fields a row can key on, as the decoder front would have decoded it.
 template <typename Visit>
 void each_decoded(unsigned map, Visit visit) {
-    for (unsigned mode32 = 0; mode32 < 2; ++mode32)
-        for (unsigned op = 0; op < 256; ++op)
-            for (unsigned vex = 0; vex < 2; ++vex)
-                for (unsigned pp = 0; pp < 4; ++pp)
-                    for (unsigned w = 0; w < (mode32 ? 1u : 2u); ++w)
-                        for (unsigned mem = 0; mem < 2; ++mem)
-                            for (unsigned modrm = 0; modrm < 64; ++modrm) {
-                                X86Decoded d;
-                                d.has_opcode = d.has_modrm = true;
-                                d.mode32 = mode32 != 0;
-                                d.map = map;
-                                d.op = static_cast<std::uint8_t>(op);
-                                d.vex = vex != 0;
-                                d.pp = static_cast<Pp>(pp);
-                                d.rex_w = w != 0;
-                                d.mem = mem != 0;
-                                d.modrm = static_cast<std::uint8_t>((mem ? 0x00 : 0xC0) | modrm);
-                                d.reg = static_cast<std::uint8_t>(modrm >> 3);
-                                visit(d);
-                            }
+    for (unsigned op = 0; op < 256; ++op)
+        for (unsigned vex = 0; vex < 2; ++vex)
+            for (unsigned pp = 0; pp < 4; ++pp)
+                for (unsigned w = 0; w < 2; ++w)
+                    for (unsigned mem = 0; mem < 2; ++mem)
+                        for (unsigned modrm = 0; modrm < 64; ++modrm) {
+                            X86Decoded d;
+                            d.has_opcode = d.has_modrm = true;
+                            d.map = map;
+                            d.op = static_cast<std::uint8_t>(op);
+                            d.vex = vex != 0;
+                            d.pp = static_cast<Pp>(pp);
+                            d.rex_w = w != 0;
+                            d.mem = mem != 0;
+                            d.modrm = static_cast<std::uint8_t>((mem ? 0x00 : 0xC0) | modrm);
+                            d.reg = static_cast<std::uint8_t>(modrm >> 3);
+                            visit(d);
+                        }
 }
 
 }  // namespace
@@ -146,7 +143,6 @@ TEST(OpcodeTable, EachMapEndsWithARowForEveryOpcode) {
         EXPECT_EQ(last.w, WideBit::Any);
         EXPECT_EQ(last.regs, 0xFFu);
         EXPECT_EQ(last.rms, 0xFFu);
-        EXPECT_EQ(last.mode, Mode::Any);
     }
 }
 
