@@ -1,0 +1,21 @@
+/* The smallest loop with a known count, built both as an x86-64 and as an i386 program (gcc -m32; issue 29):
+ *   guest_adds N   runs N iterations of add, add, dec, jnz (four instructions, one taken branch but the last)
+ *                  and exits 0.
+ * In 32-bit mode `dec %ecx` is the one-byte 0x49, an opcode that is a REX prefix in 64-bit mode, so the i386 build
+ * also checks that the decoder reads the one-byte inc/dec. */
+#include <stdlib.h>
+
+int main(int argc, char** argv) {
+    unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
+    unsigned long acc = 0;
+    if (n == 0) return 0;
+    __asm__ volatile("1:\n\t"
+                     "add $3, %0\n\t"
+                     "add $5, %0\n\t"
+                     "dec %1\n\t"
+                     "jnz 1b"
+                     : "+r"(acc), "+c"(n)
+                     :
+                     : "cc");
+    return acc == 0;  /* acc is 8 n: never 0 */
+}
