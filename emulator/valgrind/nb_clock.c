@@ -5,9 +5,10 @@
  * differs from run to run (so PAPI's timers, a program that times itself, and anything printing times repeat
  * neither what a Pentium 4 shows nor themselves). With --clock=emulated:
  *  - rdtsc returns the emulated core's cycle (Emulator::now()) after every earlier instruction has been run
- *    through the model: VEX turns rdtsc into a dirty call to amd64g_dirtyhelper_RDTSC, which the tool swaps for its
- *    own before it analyses the block (as nb_cpuid.c does for cpuid). An instruction with a dirty call commits the
- *    records before it (nb_instrument.c), so the value does not depend on where Valgrind cut the block;
+ *    through the model: VEX turns rdtsc into a dirty call to amd64g_dirtyhelper_RDTSC (x86g_dirtyhelper_RDTSC for
+ *    an i386 guest), which the tool swaps for its own before it analyses the block (as nb_cpuid.c does for cpuid).
+ *    An instruction with a dirty call commits the records before it (nb_instrument.c), so the value does not
+ *    depend on where Valgrind cut the block;
  *  - clock_gettime, gettimeofday and time answer with the host's time when the program started plus the emulated
  *    cycles since then at the model's nominal frequency (its brand string, guest_cpuid.h): under Valgrind they are
  *    system calls (the vDSO is not used), whose results the tool overwrites after the kernel wrote them.
@@ -25,8 +26,8 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "libvex_guest_amd64.h"
 
+#include "emulator/valgrind/nb_guest.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
@@ -230,7 +231,7 @@ static ULong nb_clock_rdtsc(void) {
 }
 
 static Bool is_vex_rdtsc(const IRDirty* d) {
-    return d->cee && VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_RDTSC") == 0;
+    return d->cee && VG_(strcmp)(d->cee->name, NB_VEX_HELPER("dirtyhelper_RDTSC")) == 0;
 }
 
 void nb_clock_redirect(IRSB* sb) {
@@ -295,7 +296,8 @@ void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res
         emulated_clock(VKI_CLOCK_REALTIME, &ns);
         const ULong seconds = ns / 1000000000ull;
         if (args[0] != 0) *(vki_time_t*)args[0] = (vki_time_t)seconds;
-        VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_RAX), 8, (const UChar*)&seconds);
+        const UWord result = (UWord)seconds;
+        VG_(set_shadow_regs_area)(tid, 0, NB_GUEST_AX, sizeof result, (const UChar*)&result);
         break;
     }
     default:

@@ -1,11 +1,18 @@
 /* The smallest loop with a known count, built both as an x86-64 and as an i386 program (gcc -m32; issue 29):
- *   guest_adds N   runs N iterations of add, add, dec, jnz (four instructions, one taken branch but the last)
- *                  and exits 0.
+ *   guest_adds N                 runs N iterations of add, add, dec, jnz (four instructions, one taken branch but
+ *                                the last) and exits 0
+ *   guest_adds exec PROGRAM ARG...  executes PROGRAM (the other build, say) with its arguments
  * In 32-bit mode `dec %ecx` is the one-byte 0x49, an opcode that is a REX prefix in 64-bit mode, so the i386 build
  * also checks that the decoder reads the one-byte inc/dec. */
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int main(int argc, char** argv) {
+    if (argc > 2 && !strcmp(argv[1], "exec")) {
+        execv(argv[2], argv + 2);
+        return 127;
+    }
     unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
     unsigned long acc = 0;
     if (n == 0) return 0;

@@ -897,7 +897,8 @@ TEST(Launcher, MissingProgramIsReported) {
 
 // Until the tool's x86-linux build counts exactly (issue 29), an i386 program (gcc -m32) is refused before Valgrind
 // starts, in one line that says so and names the issue, rather than with Valgrind's "failed to start tool"; by
-// counting runs and by record alike. The same loop built as x86-64 runs and counts.
+// counting runs and by record alike, and by the tool when a 64-bit program executes one. The same loop built as
+// x86-64 runs and counts.
 TEST(Launcher, ThirtyTwoBitProgramsAreRefusedInOneLine) {
     const std::string i386 = guest("guest_adds32");
     if (access(i386.c_str(), X_OK) != 0) GTEST_SKIP() << "no i386 guest: configure found no gcc -m32 (gcc-multilib)";
@@ -917,6 +918,16 @@ TEST(Launcher, ThirtyTwoBitProgramsAreRefusedInOneLine) {
         EXPECT_EQ(o.out, "");
     }
     EXPECT_TRUE(entries_of(dir.file("")).empty());
+
+    // A 64-bit program that executes it: the tool's x86-linux build, which Valgrind runs it with, refuses it alike.
+    const std::string lib = netburst_run().substr(0, netburst_run().rfind('/')) + "/emulator/valgrind/lib";
+    if (access((lib + "/netburst-x86-linux").c_str(), X_OK) == 0) {
+        const Outcome o = run({netburst_run(), "-e", "PAPI_TOT_INS", guest("guest_adds"), "exec", i386, "1000"}, 60);
+        EXPECT_EQ(o.status, 125) << o.err;
+        EXPECT_NE(o.err.find("a 32-bit (i386) program; netburst-run does not run 32-bit programs yet (issue 29)"),
+                  std::string::npos) << o.err;
+        EXPECT_EQ(o.err.find("failed to start tool"), std::string::npos) << o.err;
+    }
 
     // Trip counts of one length: strtoul's own loop runs once per digit.
     json a = run_json({"-e", "PAPI_TOT_INS", "-e", "PAPI_BR_INS", guest("guest_adds"), "10000"});
