@@ -12,6 +12,8 @@
 # linux-perf reads what `netburst-run record` writes (perf report, script, annotate, mem report; its tests check
 # that); gnuplot-nox draws the l1_miss sampling figures (scripts/l1_miss-figures.py, doc/sampling.md); python3 runs
 # that script and scripts/bench-workloads.py.
+# gcc-multilib, g++-multilib and libc6-dev-i386 build 32-bit programs (gcc -m32) and the tool's x86-linux variant,
+# which runs them; Debian's valgrind package already ships the x86-linux libcoregrind and libvex (issue 29).
 set -euo pipefail
 
 packages=(
@@ -22,6 +24,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   gzip bzip2 hwloc libgmp10 m4
   linux-perf gnuplot-nox python3
+  gcc-multilib g++-multilib libc6-dev-i386
 )
 
 missing=()

@@ -35,7 +35,9 @@ enum ReplayCause : std::uint16_t {
     kReplaySplit = 1u << 5,           // bit 10, qualified by load_port_replay / store_port_replay
 };
 
-struct UopRecord {
+// Eight-aligned on every target: write_uop stores it as whole words, and the i386 ABI aligns a uint64_t to 4 only
+// (the tool's x86-linux build), which would leave it 28 bytes long.
+struct alignas(8) UopRecord {
     Cycle retire = 0;        // the cycle the uop left the machine at retirement (bogus uops: when discarded)
     UopKind kind = UopKind::Other;
     bool bogus = false;      // on a mispredicted path: reaches retirement but never commits

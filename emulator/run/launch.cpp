@@ -16,6 +16,7 @@
 
 #include "emulator/protocol/program_file.h"
 #include "emulator/run/cpu_view.h"
+#include "emulator/run/guest_platform.h"
 #include "emulator/run/progress.h"
 
 #ifndef NB_VALGRIND_TOOLDIR
@@ -139,6 +140,13 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
     auto program = find_program(command, &missing);
     if (!program) {
         *failure = {program.error().message, missing ? kExitNotFound : kExitNotExecutable};
+        return false;
+    }
+    // Valgrind would look for netburst-x86-linux, which does not count exactly yet, and fail with its own words.
+    if (guest_platform_of(*program) == GuestPlatform::kX86) {
+        *failure = {command + ": a 32-bit (i386) program; netburst-run does not run 32-bit programs yet (issue 29): "
+                              "build it as a 64-bit program",
+                    kExitOwnError};
         return false;
     }
     *out = {*valgrind, *tool_dir, *program};

@@ -23,7 +23,8 @@ Result<std::string> find_valgrind();
 Result<std::string> find_tool_dir();
 
 // What a run needs before it starts: the launcher, the tool's directory and the program, resolved as execvp would
-// so that a missing or non-executable program gets netburst-run's own message rather than Valgrind's.
+// so that a missing or non-executable program, or a 32-bit one (guest_platform.h), gets netburst-run's own message
+// rather than Valgrind's.
 struct Launch {
     std::string valgrind, tool_dir, program;
 };

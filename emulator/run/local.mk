@@ -19,7 +19,8 @@ libnetburst_run_a_SOURCES = \
 	emulator/run/sample_input.h emulator/run/sample_input.cpp \
 	emulator/run/perf_data.h emulator/run/perf_data.cpp \
 	emulator/run/callgrind_out.h emulator/run/callgrind_out.cpp \
-	emulator/run/elf_file.h emulator/run/elf_file.cpp
+	emulator/run/elf_file.h emulator/run/elf_file.cpp \
+	emulator/run/guest_platform.h emulator/run/guest_platform.cpp
 
 bin_PROGRAMS += netburst-run
 netburst_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) -DNB_VALGRIND_TOOLDIR='"$(pkglibdir)/valgrind"'

@@ -17,37 +17,59 @@ NB_VGTOOL_CXX_OWN = \
 NB_VGTOOL_SHARED = $(libnetburst_emu_a_SOURCES) $(libnetburst_table_a_SOURCES) $(NB_X86_SOURCES)
 
 EXTRA_DIST += emulator/valgrind/tool.mk emulator/valgrind/nb_tool.h emulator/valgrind/nb_runtime.h \
+	emulator/valgrind/nb_guest.h \
 	$(NB_VGTOOL_C) $(NB_VGTOOL_CXX_OWN) \
 	emulator/valgrind/runtime.h emulator/valgrind/kernel_model.h
 
+# NB_VGTOOL_BUILD platform, load address, object directory: one build of the tool (tool.mk), and the links of its
+# VALGRIND_LIB directory.
+NB_VGTOOL_BUILD = $(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
+	top_srcdir='$(top_srcdir)' CC='$(CC)' CXX='$(CXX)' \
+	VALGRIND_CFLAGS='$(VALGRIND_CFLAGS)' VALGRIND_LIBDIR='$(VALGRIND_LIBDIR)' \
+	WARN_CFLAGS='$(WARN_CFLAGS)' WARN_CXXFLAGS='$(WARN_CXXFLAGS)' \
+	C_SOURCES='$(NB_VGTOOL_C)' CXX_OWN='$(NB_VGTOOL_CXX_OWN)' SHARED_SOURCES='$(NB_VGTOOL_SHARED)'
+
 nb-vgtool:
-	+@$(MAKE) --no-print-directory -f $(srcdir)/emulator/valgrind/tool.mk V=$(V) \
-		top_srcdir='$(top_srcdir)' CC='$(CC)' CXX='$(CXX)' \
-		VALGRIND_CFLAGS='$(VALGRIND_CFLAGS)' VALGRIND_LIBDIR='$(VALGRIND_LIBDIR)' \
-		VALT_LOAD_ADDRESS='$(VALT_LOAD_ADDRESS)' VALGRIND_PLATFORM='$(VALGRIND_PLATFORM)' \
-		WARN_CFLAGS='$(WARN_CFLAGS)' WARN_CXXFLAGS='$(WARN_CXXFLAGS)' \
-		C_SOURCES='$(NB_VGTOOL_C)' CXX_OWN='$(NB_VGTOOL_CXX_OWN)' SHARED_SOURCES='$(NB_VGTOOL_SHARED)' \
+	+@$(NB_VGTOOL_BUILD) VALGRIND_PLATFORM='$(VALGRIND_PLATFORM)' VALT_LOAD_ADDRESS='$(VALT_LOAD_ADDRESS)' \
 		OBJDIR=emulator/valgrind/tool-objs TOOL='$(NB_VGTOOL)'
 	@ln -sf '$(VALGRIND_LIBEXEC)/vgpreload_core-$(VALGRIND_PLATFORM).so' emulator/valgrind/lib/
 	@ln -sf '$(VALGRIND_LIBEXEC)/default.supp' emulator/valgrind/lib/
-.PHONY: nb-vgtool
 
-all-local: nb-vgtool
+# The x86-linux build, with which Valgrind runs i386 programs (issue 29; configure says whether it can be built).
+# netburst-run refuses i386 programs while this build's counts are not known to be exact.
+nb-vgtool-x86:
+	+@$(NB_VGTOOL_BUILD) VALGRIND_PLATFORM=x86-linux VALT_LOAD_ADDRESS='$(VALT_LOAD_ADDRESS_X86)' \
+		OBJDIR=emulator/valgrind/tool-objs-x86 TOOL=emulator/valgrind/lib/netburst-x86-linux
+	@ln -sf '$(VALGRIND_LIBEXEC)/vgpreload_core-x86-linux.so' emulator/valgrind/lib/
+.PHONY: nb-vgtool nb-vgtool-x86
+
+NB_VGTOOL_PLATFORMS = $(VALGRIND_PLATFORM)
+NB_VGTOOL_TARGETS = nb-vgtool
+if BUILD_X86_TOOL
+NB_VGTOOL_PLATFORMS += x86-linux
+NB_VGTOOL_TARGETS += nb-vgtool-x86
+endif
+
+all-local: $(NB_VGTOOL_TARGETS)
 
 nb_vgtooldir = $(pkglibdir)/valgrind
 install-exec-local: nb-vgtool-install
-nb-vgtool-install: nb-vgtool
+nb-vgtool-install: $(NB_VGTOOL_TARGETS)
 	$(MKDIR_P) '$(DESTDIR)$(nb_vgtooldir)'
-	$(INSTALL_PROGRAM) '$(NB_VGTOOL)' '$(DESTDIR)$(nb_vgtooldir)/'
-	ln -sf '$(VALGRIND_LIBEXEC)/vgpreload_core-$(VALGRIND_PLATFORM).so' '$(DESTDIR)$(nb_vgtooldir)/'
+	for p in $(NB_VGTOOL_PLATFORMS); do \
+	  $(INSTALL_PROGRAM) "emulator/valgrind/lib/netburst-$$p" '$(DESTDIR)$(nb_vgtooldir)/' && \
+	  ln -sf "$(VALGRIND_LIBEXEC)/vgpreload_core-$$p.so" '$(DESTDIR)$(nb_vgtooldir)/' || exit 1; \
+	done
 	ln -sf '$(VALGRIND_LIBEXEC)/default.supp' '$(DESTDIR)$(nb_vgtooldir)/'
 uninstall-local: nb-vgtool-uninstall
 nb-vgtool-uninstall:
-	rm -f '$(DESTDIR)$(nb_vgtooldir)/netburst-$(VALGRIND_PLATFORM)' \
-		'$(DESTDIR)$(nb_vgtooldir)/vgpreload_core-$(VALGRIND_PLATFORM).so' '$(DESTDIR)$(nb_vgtooldir)/default.supp'
+	for p in $(NB_VGTOOL_PLATFORMS); do \
+	  rm -f "$(DESTDIR)$(nb_vgtooldir)/netburst-$$p" "$(DESTDIR)$(nb_vgtooldir)/vgpreload_core-$$p.so"; \
+	done
+	rm -f '$(DESTDIR)$(nb_vgtooldir)/default.supp'
 clean-local: nb-vgtool-clean
 nb-vgtool-clean:
-	rm -rf emulator/valgrind/tool-objs emulator/valgrind/lib
+	rm -rf emulator/valgrind/tool-objs emulator/valgrind/tool-objs-x86 emulator/valgrind/lib
 .PHONY: nb-vgtool-install nb-vgtool-uninstall nb-vgtool-clean
 
 # --- The tool's freestanding pieces, built for the host: netburst-run and the unit tests use them ------------

@@ -5,9 +5,10 @@
  * differs from run to run (so PAPI's timers, a program that times itself, and anything printing times repeat
  * neither what a Pentium 4 shows nor themselves). With --clock=emulated:
  *  - rdtsc returns the emulated core's cycle (Emulator::now()) after every earlier instruction has been run
- *    through the model: VEX turns rdtsc into a dirty call to amd64g_dirtyhelper_RDTSC, which the tool swaps for its
- *    own before it analyses the block (as nb_cpuid.c does for cpuid). An instruction with a dirty call commits the
- *    records before it (nb_instrument.c), so the value does not depend on where Valgrind cut the block;
+ *    through the model: VEX turns rdtsc into a dirty call to amd64g_dirtyhelper_RDTSC (x86g_dirtyhelper_RDTSC for
+ *    an i386 guest), which the tool swaps for its own before it analyses the block (as nb_cpuid.c does for cpuid).
+ *    An instruction with a dirty call commits the records before it (nb_instrument.c), so the value does not
+ *    depend on where Valgrind cut the block;
  *  - clock_gettime, gettimeofday and time answer with the host's time when the program started plus the emulated
  *    cycles since then at the model's nominal frequency (its brand string, guest_cpuid.h): under Valgrind they are
  *    system calls (the vDSO is not used), whose results the tool overwrites after the kernel wrote them.
@@ -25,8 +26,8 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "libvex_guest_amd64.h"
 
+#include "emulator/valgrind/nb_guest.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
@@ -103,16 +104,51 @@ static ULong wall_ns(ULong cycles) { return ns_of(cycles) + idle_ns; }
 /* Linux's values, which Valgrind's vki headers do not all name. */
 enum { NB_TIMER_ABSTIME = 1, NB_FUTEX_PRIVATE = 128, NB_FUTEX_CLOCK_REALTIME = 256, NB_ETIMEDOUT = 110 };
 
+/* The call a system-call number stands for, and whether its times are 64-bit ones. An i386 program has the
+ * 32-bit-time calls and their *_time64 twins with struct __kernel_timespec, which glibc 2.34 and later make first;
+ * its select is _newselect (select is the old call with one argument block, which glibc does not make). The rules
+ * below are written for the plain calls; NB_NO_CALL matches none of them. */
+#define NB_NO_CALL 0xFFFFFFFFu
+static UInt plain_call(UInt syscallno, Bool* time64) {
+    *time64 = False;
+#if defined(VGA_x86)
+    switch (syscallno) {
+    case __NR_clock_gettime64: *time64 = True; return __NR_clock_gettime;
+    case __NR_clock_nanosleep_time64: *time64 = True; return __NR_clock_nanosleep;
+    case __NR_futex_time64: *time64 = True; return __NR_futex;
+    case __NR_ppoll_time64: *time64 = True; return __NR_ppoll;
+    case __NR_pselect6_time64: *time64 = True; return __NR_pselect6;
+    case __NR_rt_sigtimedwait_time64: *time64 = True; return __NR_rt_sigtimedwait;
+    case __NR__newselect: return __NR_select;
+    case __NR_select: return NB_NO_CALL;
+    default: break;
+    }
+#endif
+    return syscallno;
+}
+
 static Bool read_client(UWord address, void* out, SizeT size) {
     if (address == 0 || !VG_(am_is_valid_for_client)(address, size, VKI_PROT_READ)) return False;
     VG_(memcpy)(out, (const void*)address, size);
     return True;
 }
 
-static Bool timespec_ns(UWord address, ULong* ns) {
-    struct vki_timespec t;
-    if (!read_client(address, &t, sizeof t) || t.tv_sec < 0 || t.tv_nsec < 0) return False;
-    *ns = (ULong)t.tv_sec * 1000000000ull + (ULong)t.tv_nsec;
+/* A struct timespec, or with time64 a struct __kernel_timespec (whose tv_nsec the kernel reads as 32 bits). */
+static Bool timespec_ns(UWord address, Bool time64, ULong* ns) {
+    Long sec, nsec;
+    if (time64) {
+        struct vki_timespec64 t;
+        if (!read_client(address, &t, sizeof t)) return False;
+        sec = t.tv_sec;
+        nsec = t.tv_nsec;
+    } else {
+        struct vki_timespec t;
+        if (!read_client(address, &t, sizeof t)) return False;
+        sec = t.tv_sec;
+        nsec = t.tv_nsec;
+    }
+    if (sec < 0 || nsec < 0) return False;
+    *ns = (ULong)sec * 1000000000ull + (ULong)nsec;
     return True;
 }
 
@@ -146,13 +182,14 @@ static Bool absolute_ns(UWord clock_id, ULong deadline, ULong* out) {
 
 /* The deadline of a call that waits at most a while, in wall nanoseconds since the start; False for any other call,
  * or one that waits for an event only. */
-static Bool wait_of(UInt syscallno, const UWord* args, ULong now, ULong* deadline) {
+static Bool wait_of(UInt number, const UWord* args, ULong now, ULong* deadline) {
     ULong ns = 0;
-    Bool relative = True;
+    Bool relative = True, time64;
+    const UInt syscallno = plain_call(number, &time64);
     switch (syscallno) {
-    case __NR_nanosleep: if (!timespec_ns(args[0], &ns)) return False; break;
+    case __NR_nanosleep: if (!timespec_ns(args[0], time64, &ns)) return False; break;
     case __NR_clock_nanosleep:
-        if (!timespec_ns(args[2], &ns)) return False;
+        if (!timespec_ns(args[2], time64, &ns)) return False;
         if (args[1] & NB_TIMER_ABSTIME) {
             if (!absolute_ns(args[0], ns, deadline)) return False;
             relative = False;
@@ -164,13 +201,13 @@ static Bool wait_of(UInt syscallno, const UWord* args, ULong now, ULong* deadlin
         if (!milliseconds_ns(syscallno == __NR_poll ? args[2] : args[3], &ns)) return False;
         break;
     case __NR_ppoll: case __NR_pselect6: case __NR_rt_sigtimedwait:
-        if (!timespec_ns(syscallno == __NR_pselect6 ? args[4] : args[2], &ns)) return False;
+        if (!timespec_ns(syscallno == __NR_pselect6 ? args[4] : args[2], time64, &ns)) return False;
         break;
     case __NR_select: if (!timeval_ns(args[4], &ns)) return False; break;
     case __NR_futex: {
         const UWord command = args[1] & ~(UWord)(NB_FUTEX_PRIVATE | NB_FUTEX_CLOCK_REALTIME);
         if (command != VKI_FUTEX_WAIT && command != VKI_FUTEX_WAIT_BITSET) return False;
-        if (!timespec_ns(args[3], &ns)) return False;  /* no timeout: waits until woken */
+        if (!timespec_ns(args[3], time64, &ns)) return False;  /* no timeout: waits until woken */
         if (command == VKI_FUTEX_WAIT_BITSET) {
             const UWord clock = (args[1] & NB_FUTEX_CLOCK_REALTIME) ? VKI_CLOCK_REALTIME : VKI_CLOCK_MONOTONIC;
             if (!absolute_ns(clock, ns, deadline)) return False;
@@ -186,8 +223,9 @@ static Bool wait_of(UInt syscallno, const UWord* args, ULong now, ULong* deadlin
 }
 
 /* Whether the call ended because its timeout ran out. */
-static Bool timed_out(UInt syscallno, SysRes res) {
-    switch (syscallno) {
+static Bool timed_out(UInt number, SysRes res) {
+    Bool time64;
+    switch (plain_call(number, &time64)) {
     case __NR_nanosleep: case __NR_clock_nanosleep: return !sr_isError(res);
     case __NR_futex: return sr_isError(res) && sr_Err(res) == NB_ETIMEDOUT;
     case __NR_rt_sigtimedwait: return sr_isError(res) && sr_Err(res) == VKI_EAGAIN;
@@ -195,9 +233,10 @@ static Bool timed_out(UInt syscallno, SysRes res) {
     }
 }
 
-Bool nb_clock_watches_wait(UInt syscallno) {
+Bool nb_clock_watches_wait(UInt number) {
     if (!nb_clo.clock_emulated) return False;
-    switch (syscallno) {
+    Bool time64;
+    switch (plain_call(number, &time64)) {
     case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_poll: case __NR_ppoll: case __NR_select:
     case __NR_pselect6: case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_futex: case __NR_rt_sigtimedwait:
         return True;
@@ -230,7 +269,7 @@ static ULong nb_clock_rdtsc(void) {
 }
 
 static Bool is_vex_rdtsc(const IRDirty* d) {
-    return d->cee && VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_RDTSC") == 0;
+    return d->cee && VG_(strcmp)(d->cee->name, NB_VEX_HELPER("dirtyhelper_RDTSC")) == 0;
 }
 
 void nb_clock_redirect(IRSB* sb) {
@@ -267,17 +306,25 @@ static Bool emulated_clock(UWord clock_id, ULong* ns) {
     }
 }
 
-Bool nb_clock_rewrites(UInt syscallno) {
+Bool nb_clock_rewrites(UInt number) {
+    Bool time64;
+    const UInt syscallno = plain_call(number, &time64);
     return nb_clo.clock_emulated &&
            (syscallno == __NR_clock_gettime || syscallno == __NR_gettimeofday || syscallno == __NR_time);
 }
 
-void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res) {
-    if (!nb_clock_rewrites(syscallno) || sr_isError(res)) return;
+void nb_clock_post_syscall(ThreadId tid, UInt number, UWord* args, SysRes res) {
+    if (!nb_clock_rewrites(number) || sr_isError(res)) return;
     ULong ns;
-    switch (syscallno) {
+    Bool time64;
+    switch (plain_call(number, &time64)) {
     case __NR_clock_gettime:
-        if (args[1] != 0 && emulated_clock(args[0], &ns)) {
+        if (args[1] != 0 && emulated_clock(args[0], &ns) && time64) {
+            struct vki_timespec64* ts = (struct vki_timespec64*)args[1];
+            ts->tv_sec = (vki_time64_t)(ns / 1000000000ull);
+            ts->tv_nsec = (vki_int32_t)(ns % 1000000000ull);
+            ts->tv_pad = 0;
+        } else if (args[1] != 0 && emulated_clock(args[0], &ns)) {
             struct vki_timespec* ts = (struct vki_timespec*)args[1];
             ts->tv_sec = (vki_time_t)(ns / 1000000000ull);
             ts->tv_nsec = (long)(ns % 1000000000ull);
@@ -295,7 +342,8 @@ void nb_clock_post_syscall(ThreadId tid, UInt syscallno, UWord* args, SysRes res
         emulated_clock(VKI_CLOCK_REALTIME, &ns);
         const ULong seconds = ns / 1000000000ull;
         if (args[0] != 0) *(vki_time_t*)args[0] = (vki_time_t)seconds;
-        VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_RAX), 8, (const UChar*)&seconds);
+        const UWord result = (UWord)seconds;
+        VG_(set_shadow_regs_area)(tid, 0, NB_GUEST_AX, sizeof result, (const UChar*)&result);
         break;
     }
     default:

@@ -1,41 +1,46 @@
 /* The guest sees a Pentium 4: its CPUID answers with the emulated model (guest_cpuid.h), and instructions of
  * extensions that model does not have are reported (guest_isa.h). See doc/guest-cpu.md.
  *
- * CPUID: VEX translates the amd64 guest's cpuid into a dirty call to one of its amd64g_dirtyhelper_CPUID_*
- * helpers, which describe a processor of VEX's choosing close to the host. The tool swaps that call for one to its
- * own helper, with the same guest-state effects (RAX and RCX read, RAX, RBX, RCX and RDX written), before it
- * analyses the block, so the instruction is recorded as before and only the answer changes. */
+ * CPUID: VEX translates the guest's cpuid into a dirty call to one of its amd64g_dirtyhelper_CPUID_* (or, for an
+ * i386 guest, x86g_dirtyhelper_CPUID_*) helpers, which describe a processor of VEX's choosing close to the host. The
+ * tool swaps that call for one to its own helper, with the same guest-state effects (rAX and rCX read, rAX, rBX, rCX
+ * and rDX written), before it analyses the block, so the instruction is recorded as before and only the answer
+ * changes. */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
-#include "libvex_guest_amd64.h"
 
+#include "emulator/valgrind/nb_guest.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
 /* ---- CPUID --------------------------------------------------------------------------------------------------- */
 
-static void nb_cpuid_helper(VexGuestAMD64State* st) {
+/* The four registers as guest words: in 64-bit mode CPUID zero-extends its 32-bit results. */
+static void nb_cpuid_helper(NbGuestState* st) {
+    UWord* const ax = (UWord*)((UChar*)st + NB_GUEST_AX);
+    UWord* const bx = (UWord*)((UChar*)st + NB_GUEST_BX);
+    UWord* const cx = (UWord*)((UChar*)st + NB_GUEST_CX);
+    UWord* const dx = (UWord*)((UChar*)st + NB_GUEST_DX);
     uint32_t regs[4];
-    nb_rt_cpuid((uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, regs);
-    /* In 64-bit mode CPUID zero-extends its 32-bit results. */
-    st->guest_RAX = regs[0];
-    st->guest_RBX = regs[1];
-    st->guest_RCX = regs[2];
-    st->guest_RDX = regs[3];
+    nb_rt_cpuid((uint32_t)*ax, (uint32_t)*cx, regs);
+    *ax = regs[0];
+    *bx = regs[1];
+    *cx = regs[2];
+    *dx = regs[3];
 }
 
 static Bool is_vex_cpuid(const IRDirty* d) {
-    static const HChar prefix[] = "amd64g_dirtyhelper_CPUID";
+    static const HChar prefix[] = NB_VEX_HELPER("dirtyhelper_CPUID");
     return d->cee && VG_(strncmp)(d->cee->name, prefix, sizeof prefix - 1) == 0;
 }
 
 static void set_effect(IRDirty* d, Int k, IREffect fx, Int offset) {
     d->fxState[k].fx = fx;
     d->fxState[k].offset = offset;
-    d->fxState[k].size = 8;
+    d->fxState[k].size = NB_WORD_BYTES;
     d->fxState[k].nRepeats = 0;
     d->fxState[k].repeatLen = 0;
 }
@@ -45,10 +50,10 @@ static IRDirty* tool_cpuid_call(const IRDirty* vex) {
                                    mkIRExprVec_1(IRExpr_GSPTR()));
     d->guard = vex->guard;
     d->nFxState = 4;
-    set_effect(d, 0, Ifx_Modify, offsetof(VexGuestAMD64State, guest_RAX));  /* leaf in, EAX out */
-    set_effect(d, 1, Ifx_Write, offsetof(VexGuestAMD64State, guest_RBX));
-    set_effect(d, 2, Ifx_Modify, offsetof(VexGuestAMD64State, guest_RCX));  /* subleaf in, ECX out */
-    set_effect(d, 3, Ifx_Write, offsetof(VexGuestAMD64State, guest_RDX));
+    set_effect(d, 0, Ifx_Modify, NB_GUEST_AX);  /* leaf in, EAX out */
+    set_effect(d, 1, Ifx_Write, NB_GUEST_BX);
+    set_effect(d, 2, Ifx_Modify, NB_GUEST_CX);  /* subleaf in, ECX out */
+    set_effect(d, 3, Ifx_Write, NB_GUEST_DX);
     return d;
 }
 
@@ -75,6 +80,6 @@ void nb_isa_check(IRSB* out, const IRStmt* imark, unsigned extension) {
     if (extension == 0) return;
     const Addr pc = imark->Ist.IMark.addr;
     IRDirty* d = unsafeIRDirty_0_N(2, "nb_missing_hit", VG_(fnptr_to_fnentry)(&nb_missing_hit),
-                                   mkIRExprVec_2(IRExpr_Const(IRConst_U64(pc)), IRExpr_Const(IRConst_U64(extension))));
+                                   mkIRExprVec_2(nb_word(pc), nb_word(extension)));
     addStmtToIRSB(out, IRStmt_Dirty(d));
 }

@@ -16,9 +16,10 @@
 enum { kAuxNull = 0, kAuxRandom = 25 };  /* auxiliary-vector entry types (Linux's include/uapi/linux/auxvec.h) */
 
 void nb_fix_at_random(Addr initial_sp) {
-    /* The initial stack: argc, argv[0..argc-1], NULL, envp..., NULL, then (type, value) pairs up to AT_NULL. */
-    const ULong* p = (const ULong*)initial_sp;
-    const ULong argc = *p++;
+    /* The initial stack, in guest words: argc, argv[0..argc-1], NULL, envp..., NULL, then (type, value) pairs up to
+     * AT_NULL. */
+    const UWord* p = (const UWord*)initial_sp;
+    const UWord argc = *p++;
     p += argc + 1;
     while (*p) p++;
     p++;

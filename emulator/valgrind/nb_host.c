@@ -12,8 +12,8 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
-#include "libvex_guest_amd64.h"
 
+#include "emulator/valgrind/nb_guest.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
@@ -89,13 +89,11 @@ extern Int VG_(tkill)(Int lwpid, Int signo);
  * for the scheduler when it runs out) is set to zero, and the scheduler then polls. */
 void nb_host_signal_thread(uint64_t lwp, int signo) {
     VG_(tkill)((Int)lwp, signo);
-#if defined(VGA_amd64)
     if ((Int)lwp == VG_(gettid)()) {
         const UInt zero = 0;
-        VG_(set_shadow_regs_area)(VG_(get_running_tid)(), 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
-                                  sizeof zero, (const UChar*)&zero);
+        VG_(set_shadow_regs_area)(VG_(get_running_tid)(), 0, offsetof(NbGuestState, host_EvC_COUNTER), sizeof zero,
+                                  (const UChar*)&zero);
     }
-#endif
 }
 
 void nb_host_short_batches(int on) { nb_buffer_short_batches(on != 0); }

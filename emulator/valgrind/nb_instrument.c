@@ -26,8 +26,8 @@
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_transtab.h"
-#include "libvex_guest_amd64.h"
 
+#include "emulator/valgrind/nb_guest.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
@@ -52,10 +52,21 @@ static ULong nb_stat_snapshot_switches;
 /* EFLAGS bit 1 reads as 1, and user code runs with interrupts enabled (IF, bit 9); VEX keeps neither. */
 #define NB_RFLAGS_ALWAYS_SET 0x202ull
 
-/* out[]: RegisterSnapshot's order, the 64-bit PEBS record's. */
-static void nb_snapshot_registers(VexGuestAMD64State* gs, ULong* out, ULong pc) {
-    out[0] = LibVEX_GuestAMD64_get_rflags(gs) | NB_RFLAGS_ALWAYS_SET;
+/* out[]: RegisterSnapshot's order, the 64-bit PEBS record's. An i386 guest has no R8-R15: they read 0. */
+static void nb_snapshot_registers(NbGuestState* gs, ULong* out, UWord pc) {
+    out[0] = NB_GUEST_EFLAGS(gs) | NB_RFLAGS_ALWAYS_SET;
     out[1] = pc;
+#if defined(VGA_x86)
+    out[2] = gs->guest_EAX;
+    out[3] = gs->guest_EBX;
+    out[4] = gs->guest_ECX;
+    out[5] = gs->guest_EDX;
+    out[6] = gs->guest_ESI;
+    out[7] = gs->guest_EDI;
+    out[8] = gs->guest_EBP;
+    out[9] = gs->guest_ESP;
+    for (UInt r = 10; r < NB_SNAPSHOT_WORDS; r++) out[r] = 0;
+#else
     out[2] = gs->guest_RAX;
     out[3] = gs->guest_RBX;
     out[4] = gs->guest_RCX;
@@ -72,6 +83,7 @@ static void nb_snapshot_registers(VexGuestAMD64State* gs, ULong* out, ULong pc) 
     out[15] = gs->guest_R13;
     out[16] = gs->guest_R14;
     out[17] = gs->guest_R15;
+#endif
 }
 
 void nb_snapshots_recheck(void) { nb_snapshots_stale = True; }
@@ -150,21 +162,19 @@ typedef struct {
 static ULong reg_bits(Int offset, Int size) {
     ULong bits = 0;
     const Int end = offset + size;
-#define OVERLAPS(field, len) (offset < (Int)offsetof(VexGuestAMD64State, field) + (len) && \
-                              end > (Int)offsetof(VexGuestAMD64State, field))
-    const Int gpr0 = offsetof(VexGuestAMD64State, guest_RAX);
-    /* guest_RAX..guest_R15 are in x86 encoding order, eight bytes apart */
-    for (UInt r = 0; r < 16; r++)
-        if (offset < gpr0 + (Int)(8 * r + 8) && end > gpr0 + (Int)(8 * r)) bits |= nb_reg_gpr(r);
-    if (OVERLAPS(guest_CC_OP, 8) || OVERLAPS(guest_CC_DEP1, 8) || OVERLAPS(guest_CC_DEP2, 8) ||
-        OVERLAPS(guest_CC_NDEP, 8) || OVERLAPS(guest_DFLAG, 8) || OVERLAPS(guest_IDFLAG, 8) ||
-        OVERLAPS(guest_ACFLAG, 8))
+#define OVERLAPS(field, len) (offset < (Int)NB_GUEST_FIELD(field) + (len) && end > (Int)NB_GUEST_FIELD(field))
+    const Int gpr0 = NB_GUEST_GPR0, w = NB_WORD_BYTES;
+    /* the general registers are in x86 encoding order, a word apart */
+    for (UInt r = 0; r < NB_GUEST_GPRS; r++)
+        if (offset < gpr0 + (Int)(w * r) + w && end > gpr0 + (Int)(w * r)) bits |= nb_reg_gpr(r);
+    if (OVERLAPS(CC_OP, w) || OVERLAPS(CC_DEP1, w) || OVERLAPS(CC_DEP2, w) || OVERLAPS(CC_NDEP, w) ||
+        OVERLAPS(DFLAG, w) || OVERLAPS(IDFLAG, w) || OVERLAPS(ACFLAG, w))
         bits |= nb_reg_flags();
-    const Int ymm0 = offsetof(VexGuestAMD64State, guest_YMM0);
-    for (UInt r = 0; r < 16; r++)
-        if (offset < ymm0 + (Int)(32 * r + 32) && end > ymm0 + (Int)(32 * r)) bits |= nb_reg_xmm(r);
-    if (OVERLAPS(guest_FTOP, 4) || OVERLAPS(guest_FPREG, 64) || OVERLAPS(guest_FPTAG, 8) ||
-        OVERLAPS(guest_FPROUND, 8) || OVERLAPS(guest_FC3210, 8))
+    const Int vec0 = NB_GUEST_VEC0, vw = NB_GUEST_VEC_BYTES;
+    for (UInt r = 0; r < NB_GUEST_VECS; r++)
+        if (offset < vec0 + (Int)(vw * r) + vw && end > vec0 + (Int)(vw * r)) bits |= nb_reg_xmm(r);
+    if (OVERLAPS(FTOP, 4) || OVERLAPS(FPREG, 64) || OVERLAPS(FPTAG, 8) || OVERLAPS(FPROUND, w) ||
+        OVERLAPS(FC3210, w))
         bits |= nb_reg_x87();
 #undef OVERLAPS
     return bits;
@@ -303,7 +313,7 @@ static void scan_stmt(Scan* s, IRSB* sb, IRStmt* st) {
         break;
     }
     case Ist_LLSC:
-        in->faultable = True;  /* not generated for amd64 guests */
+        in->faultable = True;  /* not generated for x86 guests */
         define_tmp(s, st->Ist.LLSC.result);
         break;
     case Ist_Dirty: {
@@ -346,8 +356,8 @@ static void scan_stmt(Scan* s, IRSB* sb, IRStmt* st) {
  * record must be committed on that path, or it is lost (PAPI's validation test papi_tot_ins found this: its fldcw
  * loop counted 8 instructions per iteration instead of 9). */
 static Bool is_completing_exit(const Insn* in, IRStmt* st) {
-    return st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_EmWarn && st->Ist.Exit.dst->tag == Ico_U64 &&
-           st->Ist.Exit.dst->Ico.U64 == in->d.pc + in->d.length;
+    return st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_EmWarn && st->Ist.Exit.dst->tag == NB_WORD_CONST_TAG &&
+           NB_WORD_CONST_VALUE(st->Ist.Exit.dst) == in->d.pc + in->d.length;
 }
 
 static void show_encoding(const HChar* what, const Insn* in, const UChar* bytes, UInt len, ULong bytes_say,
@@ -422,20 +432,20 @@ static void analyse(Scan* s, IRSB* sb) {
                 IRStmt* exit = NULL;
                 for (Int j = in->first + 1; j < in->end && !exit; j++)
                     if (sb->stmts[j]->tag == Ist_Exit && sb->stmts[j]->Ist.Exit.jk == Ijk_Boring) exit = sb->stmts[j];
-                const ULong dst = exit->Ist.Exit.dst->Ico.U64;
+                const ULong dst = NB_WORD_CONST_VALUE(exit->Ist.Exit.dst);
                 in->d.branch_mode = dst == in->d.pc + in->d.length && dst != in->d.target ? NB_BR_EXIT_NOT_TAKEN
                                                                                          : NB_BR_EXIT_TAKEN;
             } else {
                 /* iropt folded the condition: the block's end says where it went. */
                 nb_stat_folded_branches++;
                 const Bool known_next = i == last && sb->next->tag == Iex_Const;
-                in->d.branch_mode = known_next && sb->next->Iex.Const.con->Ico.U64 == in->d.target
+                in->d.branch_mode = known_next && NB_WORD_CONST_VALUE(sb->next->Iex.Const.con) == in->d.target
                                         ? NB_BR_STATIC_TAKEN : NB_BR_STATIC_NOT_TAKEN;
             }
         }
         if (in->kind == NB_CLASS_INDIRECT) {
             if (i == last && sb->next->tag != Iex_Const) in->d.dynamic_target = 1;
-            else if (i == last) in->d.target = sb->next->Iex.Const.con->Ico.U64;
+            else if (i == last) in->d.target = NB_WORD_CONST_VALUE(sb->next->Iex.Const.con);
         }
     }
 }
@@ -446,13 +456,13 @@ static void analyse(Scan* s, IRSB* sb) {
  * from the level-0 IR and stored from values the optimised block still computes, so they do not change, while the
  * guest's own code loses what level 0 keeps: register writes a later one overwrites, registers read back from the
  * guest state, and above all the flag helpers, which the optimiser specialises into inline compares (at level 0 a
- * conditional branch calls amd64g_calculate_condition, which computes every flag). A dead load is removed then,
- * as under any other tool; its record keeps its address.
+ * conditional branch calls amd64g_calculate_condition, or x86g_calculate_condition, which computes every flag). A
+ * dead load is removed then, as under any other tool; its record keeps its address.
  *
- * These are libvex's own entry points (its ir_opt.h and guest_amd64_defs.h), outside the tool interface, so the
- * declarations below are checked against one release only: Valgrind 3.19, Debian 12's tool SDK. With another SDK
- * the block runs as instrumented, unoptimised (correct, slower), until someone compares those two headers and
- * widens the test. vex_control is libvex's copy of the VEX options, taken when the first block was translated:
+ * These are libvex's own entry points (its ir_opt.h, guest_amd64_defs.h and guest_x86_defs.h), outside the tool
+ * interface, so the declarations below are checked against one release only: Valgrind 3.19, Debian 12's tool SDK.
+ * With another SDK the block runs as instrumented, unoptimised (correct, slower), until someone compares those
+ * headers and widens the test. vex_control is libvex's copy of the VEX options, taken when the first block was translated:
  * its level is raised only while the tool's block is optimised. */
 #ifndef __VALGRIND_MAJOR__
 #error "valgrind.h (through pub_tool_basics.h) should say which Valgrind this is"
@@ -463,9 +473,16 @@ extern VexControl vex_control;
 extern IRSB* do_iropt_BB(IRSB* bb, IRExpr* (*spec_helper)(const HChar*, IRExpr**, IRStmt**, Int),
                          Bool (*precise_mem_exns)(Int, Int, VexRegisterUpdates), VexRegisterUpdates px_control,
                          Addr guest_addr, VexArch guest_arch);
-extern IRExpr* guest_amd64_spechelper(const HChar* function_name, IRExpr** args, IRStmt** preceding_stmts,
-                                      Int n_preceding_stmts);
-extern Bool guest_amd64_state_requires_precise_mem_exns(Int min_offset, Int max_offset, VexRegisterUpdates px);
+#if defined(VGA_x86)
+#define NB_SPECHELPER guest_x86_spechelper
+#define NB_PRECISE_MEM_EXNS guest_x86_state_requires_precise_mem_exns
+#else
+#define NB_SPECHELPER guest_amd64_spechelper
+#define NB_PRECISE_MEM_EXNS guest_amd64_state_requires_precise_mem_exns
+#endif
+extern IRExpr* NB_SPECHELPER(const HChar* function_name, IRExpr** args, IRStmt** preceding_stmts,
+                             Int n_preceding_stmts);
+extern Bool NB_PRECISE_MEM_EXNS(Int min_offset, Int max_offset, VexRegisterUpdates px);
 #else
 #define NB_OPTIMISE_INSTRUMENTED 0
 #endif
@@ -479,8 +496,8 @@ static IRSB* optimise(IRSB* sb, Addr guest_addr) {
     if (nb_iropt_level <= 0) return sb;
     const Int level = vex_control.iropt_level;
     vex_control.iropt_level = nb_iropt_level;
-    sb = do_iropt_BB(sb, guest_amd64_spechelper, guest_amd64_state_requires_precise_mem_exns,
-                     VG_(clo_vex_control).iropt_register_updates_default, guest_addr, VexArchAMD64);
+    sb = do_iropt_BB(sb, NB_SPECHELPER, NB_PRECISE_MEM_EXNS, VG_(clo_vex_control).iropt_register_updates_default,
+                     guest_addr, NB_VEX_ARCH);
     vex_control.iropt_level = level;
 #else
     (void)guest_addr;
@@ -490,54 +507,67 @@ static IRSB* optimise(IRSB* sb, Addr guest_addr) {
 
 /* ---- Emission ------------------------------------------------------------------------------------------------ */
 
+/* Records are 64-bit words (nb_runtime.h); buffer positions, guest addresses and targets are one word of the tool's
+ * platform (nb_guest.h), widened as they are stored. */
 static IRExpr* mk_u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
 
-static IRTemp emit_tmp(IRSB* out, IRExpr* e) {
-    IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+static IRTemp emit_tmp(IRSB* out, IRType ty, IRExpr* e) {
+    IRTemp t = newIRTemp(out->tyenv, ty);
     addStmtToIRSB(out, IRStmt_WrTmp(t, e));
     return t;
 }
 
-/* buffer[base + word] = data */
+/* A word-typed atom as a record word. */
+static IRExpr* record_word(IRSB* out, IRExpr* word) {
+    IRExpr* wide = nb_widen_word(word);
+    return wide == word ? word : IRExpr_RdTmp(emit_tmp(out, Ity_I64, wide));
+}
+
+/* The address of record word `word` after base. */
+static IRExpr* buffer_at(IRSB* out, IRTemp base, UInt word) {
+    if (word == 0) return IRExpr_RdTmp(base);
+    return IRExpr_RdTmp(emit_tmp(out, NB_WORD_TY, IRExpr_Binop(NB_IOP_ADD, IRExpr_RdTmp(base), nb_word(8ull * word))));
+}
+
+/* buffer[base + word] = data (a 64-bit atom) */
 static void emit_word(IRSB* out, IRTemp base, UInt word, IRExpr* data) {
-    IRExpr* addr = IRExpr_RdTmp(base);
-    if (word) addr = IRExpr_RdTmp(emit_tmp(out, IRExpr_Binop(Iop_Add64, addr, mk_u64(8ull * word))));
-    addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr, data));
+    addStmtToIRSB(out, IRStmt_Store(Iend_LE, buffer_at(out, base, word), data));
 }
 
 /* nb_buf_ptr = base + words (or, with a guard, base + (guard ? words : otherwise)) */
 static void emit_commit(IRSB* out, IRTemp base, UInt words, IRExpr* guard, UInt otherwise) {
-    IRExpr* v = IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base), mk_u64(8ull * words));
+    IRExpr* v = IRExpr_Binop(NB_IOP_ADD, IRExpr_RdTmp(base), nb_word(8ull * words));
     if (guard) {
-        IRTemp yes = emit_tmp(out, v);
-        IRTemp no = emit_tmp(out, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base), mk_u64(8ull * otherwise)));
+        IRTemp yes = emit_tmp(out, NB_WORD_TY, v);
+        IRTemp no = emit_tmp(out, NB_WORD_TY, IRExpr_Binop(NB_IOP_ADD, IRExpr_RdTmp(base), nb_word(8ull * otherwise)));
         v = IRExpr_ITE(guard, IRExpr_RdTmp(yes), IRExpr_RdTmp(no));
     }
-    addStmtToIRSB(out, IRStmt_Store(Iend_LE, mk_u64((ULong)(HWord)&nb_buf_ptr), IRExpr_RdTmp(emit_tmp(out, v))));
+    addStmtToIRSB(out, IRStmt_Store(Iend_LE, nb_word((HWord)&nb_buf_ptr), IRExpr_RdTmp(emit_tmp(out, NB_WORD_TY, v))));
 }
 
-/* The address of a (possibly guarded) access, as a word: NB_NO_ACCESS when the guard is false. */
+/* The address of a (possibly guarded) access, as a record word: NB_NO_ACCESS when the guard is false. */
 static IRExpr* guarded_address(IRSB* out, IRExpr* addr, IRExpr* guard) {
-    if (!guard || (guard->tag == Iex_Const && guard->Iex.Const.con->Ico.U1)) return addr;
-    return IRExpr_RdTmp(emit_tmp(out, IRExpr_ITE(guard, addr, mk_u64(NB_NO_ACCESS))));
+    IRExpr* word = record_word(out, addr);
+    if (!guard || (guard->tag == Iex_Const && guard->Iex.Const.con->Ico.U1)) return word;
+    return IRExpr_RdTmp(emit_tmp(out, Ity_I64, IRExpr_ITE(guard, word, mk_u64(NB_NO_ACCESS))));
 }
 
 /* buffer[base + word ...] = the registers at this point (the instruction's start), by nb_snapshot_registers. */
 static void emit_snapshot(IRSB* out, IRTemp base, UInt word, ULong pc) {
-    _Static_assert(offsetof(VexGuestAMD64State, guest_CC_NDEP) == offsetof(VexGuestAMD64State, guest_CC_OP) + 24,
+    _Static_assert(NB_GUEST_FIELD(CC_NDEP) == NB_GUEST_FIELD(CC_OP) + 3 * sizeof(UWord),
                    "the flags thunk is four consecutive words");
-    IRTemp addr = emit_tmp(out, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base), mk_u64(8ull * word)));
+    IRExpr* addr = buffer_at(out, base, word);
     IRDirty* di = unsafeIRDirty_0_N(0, "nb_snapshot_registers", VG_(fnptr_to_fnentry)(&nb_snapshot_registers),
-                                    mkIRExprVec_3(IRExpr_GSPTR(), IRExpr_RdTmp(addr), mk_u64(pc)));
+                                    mkIRExprVec_3(IRExpr_GSPTR(), addr, nb_word(pc)));
     di->mFx = Ifx_Write;
-    di->mAddr = IRExpr_RdTmp(addr);
+    di->mAddr = addr;
     di->mSize = 8 * NB_SNAPSHOT_WORDS;
     const struct { Int offset, size; } reads[] = {
-        {offsetof(VexGuestAMD64State, guest_RAX), 16 * 8},  /* RAX..R15, in encoding order (reg_bits) */
-        {offsetof(VexGuestAMD64State, guest_CC_OP), 4 * 8},
-        {offsetof(VexGuestAMD64State, guest_DFLAG), 8},
-        {offsetof(VexGuestAMD64State, guest_IDFLAG), 8},
-        {offsetof(VexGuestAMD64State, guest_ACFLAG), 8},
+        {NB_GUEST_GPR0, NB_GUEST_GPRS * NB_WORD_BYTES},  /* the general registers, in encoding order (reg_bits) */
+        {NB_GUEST_FIELD(CC_OP), 4 * NB_WORD_BYTES},
+        {NB_GUEST_FIELD(DFLAG), NB_WORD_BYTES},
+        {NB_GUEST_FIELD(IDFLAG), NB_WORD_BYTES},
+        {NB_GUEST_FIELD(ACFLAG), NB_WORD_BYTES},
     };
     di->nFxState = sizeof reads / sizeof reads[0];
     for (Int k = 0; k < di->nFxState; k++) {
@@ -550,17 +580,18 @@ static void emit_snapshot(IRSB* out, IRTemp base, UInt word, ULong pc) {
     addStmtToIRSB(out, IRStmt_Dirty(di));
 }
 
-/* The info word with an exit's outcome in bit `bit`. */
+/* The info word with an exit's outcome in bit `bit`. The info is a host pointer: it fits in a word. */
 static IRExpr* info_with_exit(IRSB* out, ULong info, IRExpr* guard, UInt bit) {
-    IRExpr* g = IRExpr_RdTmp(emit_tmp(out, IRExpr_Unop(Iop_1Uto64, guard)));
-    if (bit) g = IRExpr_RdTmp(emit_tmp(out, IRExpr_Binop(Iop_Shl64, g, IRExpr_Const(IRConst_U8(bit)))));
-    return IRExpr_RdTmp(emit_tmp(out, IRExpr_Binop(Iop_Or64, g, mk_u64(info))));
+    IRExpr* g = IRExpr_RdTmp(emit_tmp(out, NB_WORD_TY, IRExpr_Unop(NB_IOP_1UTOW, guard)));
+    if (bit) g = IRExpr_RdTmp(emit_tmp(out, NB_WORD_TY, IRExpr_Binop(NB_IOP_SHL, g, IRExpr_Const(IRConst_U8(bit)))));
+    return record_word(out, IRExpr_RdTmp(emit_tmp(out, NB_WORD_TY, IRExpr_Binop(NB_IOP_OR, g, nb_word(info)))));
 }
 
 IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy, IRType hWordTy) {
     (void)layout; (void)archinfo_host;
-    if (gWordTy != Ity_I64 || hWordTy != Ity_I64) VG_(tool_panic)("netburst: amd64 guests on amd64 hosts only");
+    if (gWordTy != NB_WORD_TY || hWordTy != NB_WORD_TY)
+        VG_(tool_panic)("netburst: a guest and host of the tool's own platform only (nb_guest.h)");
     /* The first block translated is the program's entry, and the stack is still as the kernel laid it out. */
     static Bool started = False;
     if (!started) {
@@ -661,24 +692,19 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
     IRTemp base = IRTemp_INVALID;
     if (recorded > 0) {
         /* If this block's records might not fit before the limit, hand the buffer to the emulator first. */
-        IRTemp old = newIRTemp(out->tyenv, Ity_I64);
-        addStmtToIRSB(out, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_ptr))));
-        IRTemp limit = newIRTemp(out->tyenv, Ity_I64);
-        addStmtToIRSB(out, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_limit))));
-        IRTemp last = newIRTemp(out->tyenv, Ity_I64);
-        addStmtToIRSB(out, IRStmt_WrTmp(last, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(limit),
-                                                           mk_u64((ULong)words * sizeof(uint64_t)))));
-        IRTemp full = newIRTemp(out->tyenv, Ity_I1);
-        addStmtToIRSB(out, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(last), IRExpr_RdTmp(old))));
+        IRTemp old = emit_tmp(out, NB_WORD_TY, IRExpr_Load(Iend_LE, NB_WORD_TY, nb_word((HWord)&nb_buf_ptr)));
+        IRTemp limit = emit_tmp(out, NB_WORD_TY, IRExpr_Load(Iend_LE, NB_WORD_TY, nb_word((HWord)&nb_buf_limit)));
+        IRTemp last = emit_tmp(out, NB_WORD_TY, IRExpr_Binop(NB_IOP_SUB, IRExpr_RdTmp(limit),
+                                                              nb_word((ULong)words * sizeof(uint64_t))));
+        IRTemp full = emit_tmp(out, Ity_I1, IRExpr_Binop(NB_IOP_CMPLTU, IRExpr_RdTmp(last), IRExpr_RdTmp(old)));
         IRDirty* di = unsafeIRDirty_0_N(0, "nb_flush_from_code", VG_(fnptr_to_fnentry)(&nb_flush_from_code),
                                         mkIRExprVec_0());
         di->guard = IRExpr_RdTmp(full);
         di->mFx = Ifx_Modify;
-        di->mAddr = mk_u64((ULong)(HWord)&nb_buf_ptr);
-        di->mSize = 8;
+        di->mAddr = nb_word((HWord)&nb_buf_ptr);
+        di->mSize = sizeof nb_buf_ptr;
         addStmtToIRSB(out, IRStmt_Dirty(di));
-        base = newIRTemp(out->tyenv, Ity_I64);
-        addStmtToIRSB(out, IRStmt_WrTmp(base, IRExpr_Load(Iend_LE, Ity_I64, mk_u64((ULong)(HWord)&nb_buf_ptr))));
+        base = emit_tmp(out, NB_WORD_TY, IRExpr_Load(Iend_LE, NB_WORD_TY, nb_word((HWord)&nb_buf_ptr)));
     }
 
     UInt committed = 0;  /* records [0, committed) are committed on the straight-line path */
@@ -769,7 +795,7 @@ IRSB* nb_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
             }
             addStmtToIRSB(out, st);
         }
-        if (in->d.dynamic_target) emit_word(out, base, in->off + 1 + in->d.num_mem, sb_in->next);
+        if (in->d.dynamic_target) emit_word(out, base, in->off + 1 + in->d.num_mem, record_word(out, sb_in->next));
     }
     if (recorded > 0 && committed < words) emit_commit(out, base, words, NULL, 0);
 

@@ -191,16 +191,28 @@ uint64_t nb_rt_thread_switches(void) { return g_runtime ? g_runtime->thread_swit
 
 }  // extern "C"
 
+namespace {
+
+// Each build of the tool runs the programs of its own platform (nb_guest.h): i386 ones in 32-bit mode.
+#if defined(__i386__)
+constexpr netburst::emu::X86Mode kGuestMode = netburst::emu::X86Mode::Protected32;
+#else
+constexpr netburst::emu::X86Mode kGuestMode = netburst::emu::X86Mode::Long64;
+#endif
+
+}  // namespace
+
 extern "C" {
 
 void nb_decode_insn(const uint8_t* bytes, unsigned length, int prescott_idioms, struct nb_x86_insn* out) {
     *out = nb_x86_insn{};
     netburst::emu::X86OperandOptions options;
     options.prescott_idioms = prescott_idioms != 0;
+    options.mode = kGuestMode;
     const netburst::emu::X86Instruction c = netburst::emu::decode_instruction(bytes, length, options);
     out->missing_extension =
         static_cast<unsigned>(netburst::emu::vg::missing_extension(g_runtime->machine(), c.extension));
-    if (netburst::emu::is_valgrind_special_sequence(bytes, length)) {
+    if (netburst::emu::is_valgrind_special_sequence(bytes, length, kGuestMode)) {
         out->special = 1;
         out->known = 1;
         return;

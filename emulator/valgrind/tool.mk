@@ -12,7 +12,14 @@
 V ?= 0
 quiet = $(if $(filter 1,$(V)),,@echo "  $(1)     " $@;)
 
+# One build per Valgrind platform (nb_guest.h): amd64-linux for x86-64 programs, x86-linux (-m32) for i386 ones.
+ifeq ($(VALGRIND_PLATFORM),x86-linux)
+TOOL_DEFS = -DVGA_x86=1 -DVGO_linux=1 -DVGP_x86_linux=1 -DVGPV_x86_linux_vanilla=1
+TOOL_ARCH = -m32
+else
 TOOL_DEFS = -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
+TOOL_ARCH =
+endif
 # Valgrind's headers are system headers here: their warnings are not ours.
 TOOL_CPPFLAGS = -I$(top_srcdir) -I$(top_srcdir)/src/components/netburst $(patsubst -I%,-isystem %,$(VALGRIND_CFLAGS)) \
 	$(TOOL_DEFS)
@@ -20,11 +27,11 @@ TOOL_CPPFLAGS = -I$(top_srcdir) -I$(top_srcdir)/src/components/netburst $(patsub
 # which are separate files; inlining across them saved 7 % of the timing tier's time on examples/matmul.c
 # (doc/speed.md). The counts do not change (scripts/counts-snapshot.sh).
 TOOL_LTO = -flto=auto
-TOOL_COMMON = -O2 -g $(TOOL_LTO) -fno-strict-aliasing -fno-stack-protector -fno-pie -fno-plt -MMD -MP
+TOOL_COMMON = $(TOOL_ARCH) -O2 -g $(TOOL_LTO) -fno-strict-aliasing -fno-stack-protector -fno-pie -fno-plt -MMD -MP
 TOOL_CFLAGS = $(TOOL_COMMON) -std=gnu11 -fno-builtin $(WARN_CFLAGS)
 TOOL_CXXFLAGS = $(TOOL_COMMON) -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit \
 	$(WARN_CXXFLAGS)
-TOOL_LDFLAGS = -O2 $(TOOL_LTO) -static -nodefaultlibs -nostartfiles -no-pie -u _start -Wl,--build-id=none \
+TOOL_LDFLAGS = $(TOOL_ARCH) -O2 $(TOOL_LTO) -static -nodefaultlibs -nostartfiles -no-pie -u _start -Wl,--build-id=none \
 	-Wl,-Ttext-segment=$(VALT_LOAD_ADDRESS) -Wl,--wrap=memmove
 TOOL_LIBS = -L$(VALGRIND_LIBDIR) -lcoregrind-$(VALGRIND_PLATFORM) -lvex-$(VALGRIND_PLATFORM) -lgcc
 

@@ -177,7 +177,7 @@ constexpr OpcodeRow kRows[] = {
     R(0x2C, 0x2D).cls(kSseFp).form(F::None, F::None, F::None, F::CvtSd2Si).both_ops(xmm_to_gpr),
     R(0x2E, 0x2F).cls(kScalar).both_ops(compare_x),                                       // ucomiss/sd, comiss/sd
     R(0x31).cls(C::Microcode).ops(rdtsc),
-    R(0x34).cls(C::Syscall),                                                         // sysenter
+    R(0x34).cls(C::Syscall).ops(i386_system_call),                                   // sysenter
     R(0x30, 0x35).cls(C::Microcode),                                                 // wrmsr rdmsr rdpmc sysexit
     R(0x40, 0x4F).form(F::Cmov).ops(cmov),
 

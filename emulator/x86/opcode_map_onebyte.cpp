@@ -91,6 +91,11 @@ template <Alu K> void alu_imm(Builder& b) {                           // group 1
 }
 
 void push_r(Builder& b) { b.read_gpr(b.opcode_register()); b.push_pop(); }
+void inc_dec_r(Builder& b) {  // 40-4F in 32-bit mode: CF kept
+    b.read_gpr(b.opcode_register());
+    b.write_gpr(b.opcode_register(), b.opsize());
+    b.merge_flags();
+}
 void pop_r(Builder& b) { b.push_pop(); b.write_gpr(b.opcode_register(), b.d().op66 ? 2 : 8); }
 void movsxd(Builder& b) { b.read_E(G, 4); b.write_G(G, b.opsize()); }
 void imul_imm(Builder& b) { b.read_E(G, b.opsize()); b.write_G(G, b.opsize()); b.write_flags(); }
@@ -135,6 +140,25 @@ unsigned port_size(const Builder& b) { return (b.d().op & 1) ? (b.d().op66 ? 2 :
 void in_imm(Builder& b) { b.write_gpr(kRax, port_size(b)); }
 void in_dx(Builder& b) { b.read_gpr(kRdx); b.write_gpr(kRax, port_size(b)); }
 void out_dx(Builder& b) { b.read_gpr(kRdx); b.read_gpr(kRax); }
+
+// 32-bit mode only. daa, das: al and the flags; aaa, aas: ax; aam, aad: ax, with SF, ZF and PF written.
+void adjust_al(Builder& b) { b.read_gpr(kRax); b.write_gpr(kRax, 1); b.merge_flags(); }
+void adjust_ax(Builder& b) { b.read_gpr(kRax); b.write_gpr(kRax, 2); b.merge_flags(); }
+void adjust_ax_imm(Builder& b) { b.read_gpr(kRax); b.write_gpr(kRax, 2); b.write_flags(); }
+// pusha stores the eight registers (esp as it was); popa loads them, all but esp, which moves past them.
+void pusha(Builder& b) {
+    for (unsigned r = 0; r < 8; ++r) b.read_gpr(r);
+    b.push_pop();
+}
+void popa(Builder& b) {
+    for (unsigned r = 0; r < 8; ++r)
+        if (r != kRsp) b.write_gpr(r, b.opsize());
+    b.push_pop();
+}
+void bound(Builder& b) { b.read_G(G, b.opsize()); b.address(); }                 // #BR when out of bounds
+void arpl(Builder& b) { b.rmw_E(G, 2); b.read_G(G, 2); b.merge_flags(); }        // ZF only
+void load_far_pointer(Builder& b) { b.address(); b.write_G(G, b.opsize()); }     // les, lds: and es or ds
+void into(Builder& b) { b.read_flags(); }
 
 // Group 2. Rotates keep SF, ZF, AF and PF and rcl/rcr shift CF in; a count of 0 (cl, or an immediate masked to 0)
 // leaves every flag as it was.
@@ -235,6 +259,30 @@ constexpr OpcodeRow kRows[] = {
     R(0x30, 0x35).form(F::Logic).ops(alu<Alu::Zeroing>),                            // xor
     R(0x38, 0x3D).ops(alu<Alu::Compare>),                                            // cmp
 
+    // 32-bit mode's own rows. A segment register's load is a microcoded flow; so are the decimal adjustments.
+    R(0x06).only32().ops(push_pop),                                                  // push es
+    R(0x0E).only32().ops(push_pop),                                                  // push cs
+    R(0x16).only32().ops(push_pop),                                                  // push ss
+    R(0x1E).only32().ops(push_pop),                                                  // push ds
+    R(0x07).only32().cls(C::Microcode).ops(push_pop),                               // pop es
+    R(0x17).only32().cls(C::Microcode).ops(push_pop),                               // pop ss
+    R(0x1F).only32().cls(C::Microcode).ops(push_pop),                               // pop ds
+    R(0x27).only32().cls(C::Microcode).ops(adjust_al),                              // daa
+    R(0x2F).only32().cls(C::Microcode).ops(adjust_al),                              // das
+    R(0x37).only32().cls(C::Microcode).ops(adjust_ax),                              // aaa
+    R(0x3F).only32().cls(C::Microcode).ops(adjust_ax),                              // aas
+    R(0x40, 0x47).only32().form(F::IncDec).ops(inc_dec_r),                          // inc r32 (REX in 64-bit mode)
+    R(0x48, 0x4F).only32().form(F::IncDec).ops(inc_dec_r),                          // dec r32
+    R(0x60).only32().cls(C::Microcode).ops(pusha),
+    R(0x61).only32().cls(C::Microcode).ops(popa),
+    R(0x62).only32().cls(C::Microcode).ops(bound),                                  // EVEX with a register ModRM
+    R(0x63).only32().cls(C::Microcode).ops(arpl),                                   // movsxd in 64-bit mode
+    R(0x9E).only32().ops(sahf),                                                     // no LAHF64 needed
+    R(0x9F).only32().ops(lahf),
+    R(0xC4, 0xC5).only32().cls(C::Microcode).ops(load_far_pointer),                 // VEX with a register ModRM
+    R(0xCE).only32().cls(C::Microcode).ops(into),
+    R(0xD4, 0xD5).only32().cls(C::Microcode).ops(adjust_ax_imm),                    // aam, aad
+
     R(0x50, 0x57).ops(push_r),
     R(0x58, 0x5F).ops(pop_r),
     R(0x63).w1().regform().form(F::MovExtend).ops(movsxd),                           // movsxd r64, r32
@@ -247,7 +295,7 @@ constexpr OpcodeRow kRows[] = {
     R(0x6E, 0x6F).cls(C::StringOp).string_op().ops(outs),
     R(0x70, 0x7F).cls(C::CondBranch).rel8().ops(read_flags),                        // jcc
 
-    R(0x82),                                                                         // not in 64-bit mode
+    R(0x82).only64(),                                                                // 32-bit mode: 80 again
     R(0x80, 0x83).reg(2, 3).form(F::AdcSbb).ops(alu_imm<Alu::Carry>),               // group 1: adc, sbb
     R(0x80, 0x83).reg(7).ops(alu_imm<Alu::Compare>),                                // cmp
     R(0x80, 0x83).reg(1, 4, 6).form(F::Logic).ops(alu_imm<Alu::Plain>),              // or and xor
@@ -295,7 +343,7 @@ constexpr OpcodeRow kRows[] = {
     R(0xC9).ops(leave),
     R(0xCA, 0xCB).cls(C::Return),                                                   // far ret
     R(0xCC).cls(C::Microcode),                                                      // int3
-    R(0xCD).cls(C::Syscall),                                                        // int n
+    R(0xCD).cls(C::Syscall).ops(i386_system_call),                                  // int n: int $0x80
     R(0xCF).cls(C::Return),                                                         // iret
     R(0xD0, 0xD1).reg(0, 1, 2, 3).cls(C::IntShift).form(shift_form).ops(rotate),    // group 2 by 1
     R(0xD0, 0xD1).cls(C::IntShift).form(shift_form).ops(shift_one),
@@ -422,7 +470,7 @@ constexpr OpcodeRow kRows[] = {
     R(0xFF).reg(5).cls(C::IndirectJump),                                            // far jmp
     R(0xFF).reg(6).ops(push_E),
 
-    R(0x00, 0xFF).unknown(),  // prefixes, and opcodes that are not instructions in 64-bit mode
+    R(0x00, 0xFF).unknown(),  // prefixes, far calls and jumps, and opcodes that are not instructions in 64-bit mode
 };
 
 constexpr auto kIndex = index_rows<covered(kRows)>(kRows);

@@ -5,7 +5,8 @@
 // encodings) and the instruction-set extension it belongs to (guest_isa.h).
 //
 // A row covers an opcode range and, optionally, only some encodings of it: the legacy or the VEX encoding, some
-// mandatory prefixes, REX.W/VEX.W, memory or register operand, some ModRM.reg or ModRM.rm values. The first row in
+// mandatory prefixes, REX.W/VEX.W, memory or register operand, some ModRM.reg or ModRM.rm values, 64-bit or
+// 32-bit mode. The first row in
 // table order that covers an instruction is its row; each map ends with a row for every opcode, so every
 // instruction has one. Answers that depend on more than the encoding's fields (zero idioms, the lea and shift
 // forms, the operand size) are small named rules the row points to.
@@ -40,6 +41,7 @@ constexpr std::uint8_t P0 = 1, P66 = 2, PF3 = 4, PF2 = 8;
 enum class Encoding : std::uint8_t { Any, Legacy, Vex };  // Vex: VEX and EVEX
 enum class Operand : std::uint8_t { Any, Memory, Register };
 enum class WideBit : std::uint8_t { Any, W0, W1 };
+enum class Modes : std::uint8_t { Both, Only64, Only32 };  // X86Mode: what an opcode is in which mode
 
 struct OpcodeRow {
     // The encodings the row covers.
@@ -50,6 +52,7 @@ struct OpcodeRow {
     Operand operand = Operand::Any;
     std::uint8_t regs = 0xFF;  // ModRM.reg values (bit per value)
     std::uint8_t rms = 0xFF;   // ModRM.rm values
+    Modes modes = Modes::Both;
 
     // What they are; class, form and extension by mandatory prefix (ByPrefix's order).
     bool known = true;  // false: not an instruction the table knows (the class is then IntAlu)
@@ -71,6 +74,8 @@ struct OpcodeRow {
     constexpr OpcodeRow w0() const { OpcodeRow r = *this; r.w = WideBit::W0; return r; }
     constexpr OpcodeRow mem() const { OpcodeRow r = *this; r.operand = Operand::Memory; return r; }
     constexpr OpcodeRow regform() const { OpcodeRow r = *this; r.operand = Operand::Register; return r; }
+    constexpr OpcodeRow only64() const { OpcodeRow r = *this; r.modes = Modes::Only64; return r; }
+    constexpr OpcodeRow only32() const { OpcodeRow r = *this; r.modes = Modes::Only32; return r; }
     template <typename... N>
     constexpr OpcodeRow reg(N... n) const { OpcodeRow r = *this; r.regs = bits(n...); return r; }
     template <typename... N>
@@ -116,7 +121,8 @@ struct OpcodeRow {
         return d.op >= lo && d.op <= hi && (encoding == Encoding::Any || (encoding == Encoding::Vex) == d.vex) &&
                (prefixes >> static_cast<unsigned>(d.pp) & 1) && (w == WideBit::Any || (w == WideBit::W1) == d.rex_w) &&
                (operand == Operand::Any || (operand == Operand::Memory) == d.mem) && (regs >> d.reg & 1) &&
-               (rms >> (d.modrm & 7) & 1);
+               (rms >> (d.modrm & 7) & 1) &&
+               (modes == Modes::Both || (modes == Modes::Only32) == (d.mode == X86Mode::Protected32));
     }
 };
 

@@ -133,6 +133,16 @@ inline void merge_flags(Builder& b) { b.merge_flags(); }
 inline void push_pop(Builder& b) { b.push_pop(); }
 inline void address(Builder& b) { b.address(); }
 
+// Linux's i386 system-call convention, for int $0x80 and sysenter (in 64-bit mode too, where int $0x80 enters the
+// 32-bit system-call table): eax the number, ebx, ecx, edx, esi, edi and ebp the arguments, eax the result. The
+// flags are read as the entry saves them.
+inline void i386_system_call(Builder& b) {
+    b.read_flags();
+    b.read_gprs(reg_gpr(kRax) | reg_gpr(kRbx) | reg_gpr(kRcx) | reg_gpr(kRdx) | reg_gpr(kRsi) | reg_gpr(kRdi) |
+                reg_gpr(kRbp));
+    b.write_gpr(kRax, 4);
+}
+
 // dest = dest op src: packed and scalar arithmetic, logic, compares, unpacks, shuffles.
 inline void rmw_x(Builder& b) { b.read_E(X); b.rmw_G(X); }
 inline void rmw_v(Builder& b) { b.read_E(b.mmx_or_xmm()); b.rmw_G(b.mmx_or_xmm()); }

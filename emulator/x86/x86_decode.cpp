@@ -14,11 +14,12 @@ struct Reader {
     std::uint8_t next() { return pos < len ? b[pos++] : 0; }
 };
 
-// Which one-byte opcodes carry a ModRM byte (the VEX/EVEX escapes C4, C5 and 62 are decoded before this is asked).
+// Which one-byte opcodes carry a ModRM byte. C4, C5 and 62 reach here only as les, lds and bound (32-bit mode):
+// their VEX and EVEX forms are decoded before this is asked.
 bool map0_has_modrm(std::uint8_t op) {
     if (op < 0x40) return (op & 7) < 4;  // the eight ALU rows: xx0-xx3 are r/m forms
     switch (op) {
-    case 0x63: case 0x69: case 0x6B: case 0xC0: case 0xC1: case 0xC6: case 0xC7:
+    case 0x62: case 0x63: case 0x69: case 0x6B: case 0xC0: case 0xC1: case 0xC4: case 0xC5: case 0xC6: case 0xC7:
     case 0xD0: case 0xD1: case 0xD2: case 0xD3: case 0xF6: case 0xF7: case 0xFE: case 0xFF:
         return true;
     default:
@@ -52,7 +53,20 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
     d.reg_n = static_cast<std::uint8_t>(d.reg | rex_r << 3);
     d.rm_n = static_cast<std::uint8_t>(rm | rex_b << 3);
     d.mem = mod != 3;
-    if (d.mem) {
+    if (d.mem && d.addr16) {
+        // 16-bit addressing: bx+si, bx+di, bp+si, bp+di, si, di, bp (disp16 alone with mod 0), bx; no SIB.
+        static constexpr std::int8_t kBase[8] = {3, 3, 5, 5, 6, 7, 5, 3};
+        static constexpr std::int8_t kIndex[8] = {6, 7, 6, 7, -1, -1, -1, -1};
+        unsigned disp = mod == 1 ? 1 : mod == 2 ? 2 : 0;
+        if (mod == 0 && rm == 6) {
+            disp = 2;
+        } else {
+            d.base = kBase[rm];
+            d.index = kIndex[rm];
+        }
+        d.disp_size = static_cast<std::uint8_t>(disp);
+        r.pos += disp;
+    } else if (d.mem) {
         unsigned disp = mod == 1 ? 1 : mod == 2 ? 4 : 0;
         if (rm == 4) {
             const std::uint8_t sib = r.next();
@@ -63,7 +77,7 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
             if (base == 5 && mod == 0) disp = 4;                         // disp32, no base
             else d.base = static_cast<std::int8_t>(base | rex_b << 3);
         } else if (rm == 5 && mod == 0) {
-            disp = 4;                                                    // RIP-relative
+            disp = 4;                                                    // RIP-relative; absolute in 32-bit mode
         } else {
             d.base = static_cast<std::int8_t>(d.rm_n);
         }
@@ -75,25 +89,28 @@ void read_modrm(Reader& r, X86Decoded& d, unsigned rex_r, unsigned rex_x, unsign
 
 }  // namespace
 
-X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length) {
+X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length, X86Mode mode) {
     X86Decoded d;
     d.bytes = bytes;
     d.length = length > 15 ? 15u : length;
+    d.mode = mode;
+    const bool mode32 = mode == X86Mode::Protected32;
     Reader r{bytes, d.length};
     bool op66 = false;
     Pp rep = Pp::None;
     std::uint8_t rex = 0;
-    // Legacy prefixes, then REX, which counts only when it comes last.
+    // Legacy prefixes, then REX (64-bit mode only), which counts only when it comes last.
     for (; r.more(); r.next()) {
         const std::uint8_t p = r.peek();
-        if (p >= 0x40 && p <= 0x4F) {
+        if (!mode32 && p >= 0x40 && p <= 0x4F) {
             rex = p;
             continue;
         }
         if (p == 0xF0) d.lock = true;
         else if (p == 0xF2 || p == 0xF3) rep = p == 0xF2 ? Pp::F2 : Pp::F3;
         else if (p == 0x66) op66 = true;
-        else if (!(p == 0x2E || p == 0x36 || p == 0x3E || p == 0x26 || p == 0x64 || p == 0x65 || p == 0x67)) break;
+        else if (p == 0x67) d.addr16 = mode32;
+        else if (!(p == 0x2E || p == 0x36 || p == 0x3E || p == 0x26 || p == 0x64 || p == 0x65)) break;
         rex = 0;
     }
     d.op66 = op66;
@@ -105,7 +122,9 @@ X86Decoded decode_x86(const std::uint8_t* bytes, unsigned length) {
     if (!r.more()) return d;
     d.has_opcode = true;
     std::uint8_t op = r.next();
-    if (op == 0xC4 || op == 0xC5 || op == 0x62) {
+    // In 32-bit mode a memory ModRM after them makes C4, C5 and 62 les, lds and bound.
+    const bool escape = !mode32 || (r.more() && (r.peek() & 0xC0) == 0xC0);
+    if ((op == 0xC4 || op == 0xC5 || op == 0x62) && escape) {
         // VEX (C5: 2 bytes, map 0F; C4: 3 bytes, map in mmmmm) or EVEX (62: 4 bytes, map in mm). In 64-bit mode
         // these bytes are always escapes. R, X, B and vvvv are stored inverted.
         d.vex = true;

@@ -72,7 +72,7 @@ vg::GuestExtension extension_of(const OpcodeRow* row, const X86Decoded& d) {
 }  // namespace
 
 X86Instruction decode_instruction(const std::uint8_t* bytes, unsigned length, X86OperandOptions options) {
-    const X86Decoded d = decode_x86(bytes, length);
+    const X86Decoded d = decode_x86(bytes, length, options.mode);
     X86Instruction r;
     if (!d.has_opcode) {
         r.known = false;
@@ -100,13 +100,19 @@ X86Instruction decode_instruction(const std::uint8_t* bytes, unsigned length, X8
     return r;
 }
 
-bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length) {
+bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length, X86Mode mode) {
     // rol rdi,3; rol rdi,13; rol rdi,61; rol rdi,51 (valgrind.h, amd64)
-    static constexpr std::uint8_t kPreamble[16] = {0x48, 0xC1, 0xC7, 0x03, 0x48, 0xC1, 0xC7, 0x0D,
-                                                   0x48, 0xC1, 0xC7, 0x3D, 0x48, 0xC1, 0xC7, 0x33};
-    if (length < sizeof kPreamble) return false;
-    for (unsigned i = 0; i < sizeof kPreamble; ++i)
-        if (bytes[i] != kPreamble[i]) return false;
+    static constexpr std::uint8_t kPreamble64[16] = {0x48, 0xC1, 0xC7, 0x03, 0x48, 0xC1, 0xC7, 0x0D,
+                                                     0x48, 0xC1, 0xC7, 0x3D, 0x48, 0xC1, 0xC7, 0x33};
+    // rol edi,3; rol edi,13; rol edi,29; rol edi,19 (valgrind.h, x86)
+    static constexpr std::uint8_t kPreamble32[12] = {0xC1, 0xC7, 0x03, 0xC1, 0xC7, 0x0D,
+                                                     0xC1, 0xC7, 0x1D, 0xC1, 0xC7, 0x13};
+    const bool mode32 = mode == X86Mode::Protected32;
+    const std::uint8_t* preamble = mode32 ? kPreamble32 : kPreamble64;
+    const unsigned size = mode32 ? sizeof kPreamble32 : sizeof kPreamble64;
+    if (length < size) return false;
+    for (unsigned i = 0; i < size; ++i)
+        if (bytes[i] != preamble[i]) return false;
     return true;
 }
 

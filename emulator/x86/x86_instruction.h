@@ -1,5 +1,6 @@
-// One decode of an x86-64 instruction answers everything the tool asks of its bytes: the emulator's class and
-// timing form, the registers it reads and writes, and the instruction-set extension it needs.
+// One decode of an x86 instruction (of an x86-64 program, or of an i386 one: X86Mode) answers everything the tool
+// asks of its bytes: the emulator's class and timing form, the registers it reads and writes, and the
+// instruction-set extension it needs.
 //
 // Valgrind tells the tool where each guest instruction starts and how long it is, and its IR gives the memory
 // accesses; what the IR cannot tell is the kind of work (x87 or SSE, scalar or packed, a microcoded flow), the
@@ -33,6 +34,7 @@
 
 #include "emulator/model/instruction.h"
 #include "emulator/x86/guest_isa.h"
+#include "emulator/x86/x86_decode.h"
 
 namespace netburst::emu {
 
@@ -45,6 +47,7 @@ struct X86Operands {
 
 struct X86OperandOptions {
     bool prescott_idioms = false;  // models 3 and later: xorps, xorpd, psub* of a register with itself are zeroing
+    X86Mode mode = X86Mode::Long64;  // the program's mode: 64-bit, or the 32-bit mode of an i386 program
 };
 
 struct X86Instruction {
@@ -66,8 +69,9 @@ struct X86Instruction {
 // never reads past it.
 X86Instruction decode_instruction(const std::uint8_t* bytes, unsigned length, X86OperandOptions options = {});
 
-// True when bytes start Valgrind's client-request "special instruction" preamble (four rotates of rdi that
-// together do nothing). Under Valgrind the whole sequence is the call into the tool, not guest work.
-bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length);
+// True when bytes start Valgrind's client-request "special instruction" preamble (four rotates of rdi, or of edi in
+// 32-bit mode, that together do nothing). Under Valgrind the whole sequence is the call into the tool, not guest
+// work.
+bool is_valgrind_special_sequence(const std::uint8_t* bytes, unsigned length, X86Mode mode = X86Mode::Long64);
 
 }  // namespace netburst::emu

@@ -8,13 +8,19 @@ NB_GUEST_COMMON = $(NB_GUEST_SRC)/guest_program.c $(NB_GUEST_SRC)/asm/loops.S
 NB_GUESTS = $(NB_GUEST_DIR)/guest_measure $(NB_GUEST_DIR)/guest_threads $(NB_GUEST_DIR)/guest_loops \
 	$(NB_GUEST_DIR)/guest_crash $(NB_GUEST_DIR)/guest_signals $(NB_GUEST_DIR)/guest_sweep \
 	$(NB_GUEST_DIR)/guest_loops_static \
-	$(NB_GUEST_DIR)/guest_cpuid $(NB_GUEST_DIR)/guest_record $(NB_GUEST_DIR)/guest_callchain
+	$(NB_GUEST_DIR)/guest_cpuid $(NB_GUEST_DIR)/guest_record $(NB_GUEST_DIR)/guest_callchain \
+	$(NB_GUEST_DIR)/guest_adds
+# The i386 guests (gcc -m32), when configure found that $(CC) -m32 links: the tests skip what is not built.
+if HAVE_CC_M32
+NB_GUESTS += $(NB_GUEST_DIR)/guest_adds32
+endif
 check_SCRIPTS = $(NB_GUESTS)
 CLEANFILES += $(NB_GUESTS)
 EXTRA_DIST += tests/integration/asm/loops.S tests/integration/guest_program.h tests/integration/guest_program.c \
 	tests/integration/guest_measure.c tests/integration/guest_threads.c tests/integration/guest_loops.c \
 	tests/integration/guest_crash.c tests/integration/guest_signals.c tests/integration/guest_sweep.c \
-	tests/integration/guest_cpuid.c tests/integration/guest_record.c tests/integration/guest_callchain.c
+	tests/integration/guest_cpuid.c tests/integration/guest_record.c tests/integration/guest_callchain.c \
+	tests/integration/guest_adds.c
 
 $(NB_GUEST_DIR)/guest_measure: $(NB_GUEST_SRC)/guest_measure.c $(NB_GUEST_COMMON) $(NB_GUEST_SRC)/guest_program.h
 	@$(MKDIR_P) $(NB_GUEST_DIR)
@@ -50,6 +56,12 @@ $(NB_GUEST_DIR)/guest_callchain: $(NB_GUEST_SRC)/guest_callchain.c
 $(NB_GUEST_DIR)/guest_cpuid: $(NB_GUEST_SRC)/guest_cpuid.c
 	@$(MKDIR_P) $(NB_GUEST_DIR)
 	$(AM_V_CC)$(CC) $(NB_GUEST_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_cpuid.c
+$(NB_GUEST_DIR)/guest_adds: $(NB_GUEST_SRC)/guest_adds.c
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) -O2 -g $(WARN_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_adds.c
+$(NB_GUEST_DIR)/guest_adds32: $(NB_GUEST_SRC)/guest_adds.c
+	@$(MKDIR_P) $(NB_GUEST_DIR)
+	$(AM_V_CC)$(CC) -m32 -O2 -g $(WARN_CFLAGS) -o $@ $(NB_GUEST_SRC)/guest_adds.c
 
 check_PROGRAMS += tests/integration/netburst_run_test
 tests_integration_netburst_run_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)

@@ -60,6 +60,7 @@ const OpcodeMap* const kMaps[4] = {&kOneByteMap, &kTwoByteMap, &k0F38Map, &k0F3A
 // Every combination of the fields a row can key on, as the decoder front would have decoded it.
 template <typename Visit>
 void each_decoded(unsigned map, Visit visit) {
+    for (X86Mode mode : {X86Mode::Long64, X86Mode::Protected32})
     for (unsigned op = 0; op < 256; ++op)
         for (unsigned vex = 0; vex < 2; ++vex)
             for (unsigned pp = 0; pp < 4; ++pp)
@@ -67,6 +68,7 @@ void each_decoded(unsigned map, Visit visit) {
                     for (unsigned mem = 0; mem < 2; ++mem)
                         for (unsigned modrm = 0; modrm < 64; ++modrm) {
                             X86Decoded d;
+                            d.mode = mode;
                             d.has_opcode = d.has_modrm = true;
                             d.map = map;
                             d.op = static_cast<std::uint8_t>(op);

@@ -325,6 +325,51 @@ TEST(X86Classify, ValgrindSpecialSequence) {
     EXPECT_FALSE(is_valgrind_special_sequence(client_request, 15));
     const std::uint8_t rol[] = {0x48, 0xC1, 0xC7, 0x03};
     EXPECT_FALSE(is_valgrind_special_sequence(rol, sizeof rol));
+    // valgrind.h's x86 preamble, rotates of edi by 3, 13, 29 and 19, then xchg %ebx, %ebx: the request.
+    const std::uint8_t request32[] = {0xC1, 0xC7, 0x03, 0xC1, 0xC7, 0x0D, 0xC1, 0xC7, 0x1D, 0xC1, 0xC7, 0x13,
+                                      0x87, 0xDB};
+    EXPECT_TRUE(is_valgrind_special_sequence(request32, sizeof request32, X86Mode::Protected32));
+    EXPECT_FALSE(is_valgrind_special_sequence(request32, sizeof request32));
+    EXPECT_FALSE(is_valgrind_special_sequence(client_request, sizeof client_request, X86Mode::Protected32));
+}
+
+// 32-bit mode (an i386 program): the one-byte inc and dec, and the opcodes 64-bit mode dropped, are instructions
+// there; the same bytes in 64-bit mode are still a REX prefix and unknown encodings.
+TEST(X86Classify, ThirtyTwoBitMode) {
+    X86OperandOptions mode32;
+    mode32.mode = X86Mode::Protected32;
+    const std::uint8_t dec_ecx[] = {0x49};
+    const X86Instruction dec = decode_instruction(dec_ecx, 1, mode32);
+    EXPECT_TRUE(dec.known);
+    EXPECT_EQ(dec.cls, C::IntAlu);
+    EXPECT_EQ(dec.form, InsnForm::IncDec);
+    EXPECT_FALSE(decode_instruction(dec_ecx, 1).known);  // a lone REX prefix
+    const std::uint8_t int80[] = {0xCD, 0x80};
+    EXPECT_EQ(decode_instruction(int80, 2, mode32).cls, C::Syscall);
+    const std::uint8_t push_es[] = {0x06};
+    EXPECT_TRUE(decode_instruction(push_es, 1, mode32).known);
+    EXPECT_FALSE(decode_instruction(push_es, 1).known);
+    const std::uint8_t pusha[] = {0x60};
+    EXPECT_EQ(decode_instruction(pusha, 1, mode32).cls, C::Microcode);
+    // C4 with a memory ModRM is les; with a register ModRM it is VEX in both modes.
+    const std::uint8_t les[] = {0xC4, 0x18};
+    EXPECT_EQ(decode_instruction(les, 2, mode32).cls, C::Microcode);
+    EXPECT_TRUE(decode_instruction(les, 2, mode32).memory_form);
+    const std::uint8_t vaddps[] = {0xC5, 0xF8, 0x58, 0xC1};
+    EXPECT_EQ(decode_instruction(vaddps, 4, mode32).cls, C::SsePackedSp);
+    EXPECT_EQ(decode_instruction(vaddps, 4, mode32).extension, vg::GuestExtension::Avx);
+    // lahf and sahf need CPUID's LAHF64 only in 64-bit mode.
+    const std::uint8_t sahf[] = {0x9E};
+    EXPECT_EQ(decode_instruction(sahf, 1, mode32).extension, vg::GuestExtension::None);
+    EXPECT_EQ(decode_instruction(sahf, 1).extension, vg::GuestExtension::Lahf64);
+    // 82 is group 1 again (an alias of 80).
+    const std::uint8_t add82[] = {0x82, 0xC0, 0x05};
+    EXPECT_TRUE(decode_instruction(add82, 3, mode32).operands.known);
+    EXPECT_FALSE(decode_instruction(add82, 3).operands.known);
+    // A direct branch's displacement is the same in both modes.
+    const std::uint8_t jne[] = {0x75, 0xF7};
+    EXPECT_EQ(decode_instruction(jne, 2, mode32).cls, C::CondBranch);
+    EXPECT_EQ(decode_instruction(jne, 2, mode32).rel, -9);
 }
 
 // The timing form (emulator/model/insn_form.h) of encodings whose form the core's table covers, and of a few

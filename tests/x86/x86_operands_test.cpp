@@ -189,6 +189,44 @@ const Encoding kEncodings[] = {
     {"movbe %ecx, (%rdi)", {0x0f, 0x38, 0xf1, 0x0f}, "rcx rdi", ""},
 };
 
+// i386 programs' encodings, read in 32-bit mode (GNU as --32; the register names are the 64-bit ones of the same
+// numbers: rax is eax). 40-4F are inc and dec, 06-3F's x6 and x7, 60-63, C4, C5 (with a memory ModRM), CE, D4 and
+// D5 are 32-bit mode's own, 67 selects 16-bit addressing, and a ModRM disp32 without a base is an absolute address.
+const Encoding kEncodings32[] = {
+    {"inc %eax", {0x40}, "rax flags", "rax flags"},
+    {"dec %ecx", {0x49}, "rcx flags", "rcx flags"},
+    {"inc %edi", {0x47}, "rdi flags", "rdi flags"},
+    {"dec %esi", {0x4e}, "rsi flags", "rsi flags"},
+    {"inc %ax", {0x66, 0x40}, "rax flags", "rax flags"},
+    {"push %es", {0x06}, "rsp", "rsp"},
+    {"pop %ds", {0x1f}, "rsp", "rsp"},
+    {"daa", {0x27}, "rax flags", "rax flags"},
+    {"aaa", {0x37}, "rax flags", "rax flags"},
+    {"pusha", {0x60}, "rax rcx rdx rbx rsp rbp rsi rdi", "rsp"},
+    {"popa", {0x61}, "rsp", "rax rcx rdx rbx rsp rbp rsi rdi"},
+    {"bound %eax, (%ebx)", {0x62, 0x03}, "rax rbx", ""},
+    {"arpl %ax, %bx", {0x63, 0xc3}, "rax rbx flags", "rbx flags"},
+    {"les (%eax), %ebx", {0xc4, 0x18}, "rax", "rbx"},
+    {"lds 4(%esi), %edi", {0xc5, 0x7e, 0x04}, "rsi", "rdi"},
+    {"sahf", {0x9e}, "rax flags", "flags"},
+    {"lahf", {0x9f}, "rax flags", "rax"},
+    {"int $0x80", {0xcd, 0x80}, "rax rbx rcx rdx rsi rdi rbp flags", "rax"},
+    {"sysenter", {0x0f, 0x34}, "rax rbx rcx rdx rsi rdi rbp flags", "rax"},
+    {"into", {0xce}, "flags", ""},
+    {"aam", {0xd4, 0x0a}, "rax", "rax flags"},
+    {"addb $5, %al (82)", {0x82, 0xc0, 0x05}, "rax", "rax flags"},
+    {"mov 0x1234, %ebx", {0x8b, 0x1d, 0x34, 0x12, 0x00, 0x00}, "", "rbx"},
+    {"mov (%bx,%si), %eax", {0x67, 0x8b, 0x00}, "rbx rsi", "rax"},
+    {"mov 4(%bp), %eax", {0x67, 0x8b, 0x46, 0x04}, "rbp", "rax"},
+    {"vaddps %xmm1, %xmm0, %xmm0", {0xc5, 0xf8, 0x58, 0xc1}, "xmm0 xmm1", "xmm0"},
+    {"push %ebp", {0x55}, "rbp rsp", "rsp"},
+    {"pop %ebx", {0x5b}, "rsp", "rbx rsp"},
+    {"add %ebx, %eax", {0x01, 0xd8}, "rax rbx", "rax flags"},
+    {"mov (%esi,%ecx,8), %eax", {0x8b, 0x04, 0xce}, "rsi rcx", "rax"},
+    {"call *%eax", {0xff, 0xd0}, "rax rsp", "rsp"},
+    {"fnstsw %ax", {0xdf, 0xe0}, "x87 rax", "rax"},
+};
+
 RegMask mask_of(const std::string& names) {
     static const char* const kGpr[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                          "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
@@ -244,6 +282,21 @@ TEST(X86Operands, ReadsAndWritesOfEachEncoding) {
     }
 }
 
+TEST(X86Operands, ReadsAndWritesInThirtyTwoBitMode) {
+    X86OperandOptions mode32;
+    mode32.mode = X86Mode::Protected32;
+    for (const Encoding& e : kEncodings32) {
+        const X86Operands o =
+            decode_instruction(e.bytes.data(), static_cast<unsigned>(e.bytes.size()), mode32).operands;
+        EXPECT_TRUE(o.known) << e.text;
+        EXPECT_EQ(names_of(o.reads), names_of(mask_of(e.reads))) << e.text << ": reads";
+        EXPECT_EQ(names_of(o.writes), names_of(mask_of(e.writes))) << e.text << ": writes";
+    }
+    // 16-bit addressing's displacement is two bytes: the immediate after it is found.
+    const std::vector<std::uint8_t> add16 = {0x67, 0x83, 0x86, 0x10, 0x00, 0x05};  // addl $5, 0x10(%bp)
+    EXPECT_EQ(decode_instruction(add16.data(), 6, mode32).imm_bits, 4u);
+}
+
 // The 90 nm Pentium 4 (models 3 and later) also breaks dependencies on xorps, xorpd and psub* of a register with
 // itself; pxor, xor and sub do on every model.
 TEST(X86Operands, PrescottZeroIdioms) {
@@ -269,7 +322,6 @@ TEST(X86Operands, UnknownEncodings) {
     const std::vector<std::vector<std::uint8_t>> unknown = {
         {0x66, 0x0f, 0x38, 0x41, 0xc1},        // phminposuw %xmm1, %xmm0 (SSE4.1)
         {0x66, 0x0f, 0x3a, 0x44, 0xc1, 0x00},  // pclmulqdq
-        {0xcd, 0x80},                          // int $0x80
         {0x62, 0xf1, 0x7d, 0x48, 0xef, 0xc0},  // vpxord (EVEX)
         {0x48},                                // a lone prefix
     };
@@ -279,10 +331,19 @@ TEST(X86Operands, UnknownEncodings) {
 
 // The decoder never reads past the length it is given.
 TEST(X86Operands, TruncatedEncodingsStayInBounds) {
+    X86OperandOptions mode32;
+    mode32.mode = X86Mode::Protected32;
     for (const Encoding& e : kEncodings) {
         for (unsigned len = 0; len < e.bytes.size(); ++len) {
             std::vector<std::uint8_t> copy(e.bytes.begin(), e.bytes.begin() + len);
             (void)decode_instruction(copy.data(), len, {}).operands;
+            (void)decode_instruction(copy.data(), len, mode32).operands;
+        }
+    }
+    for (const Encoding& e : kEncodings32) {
+        for (unsigned len = 0; len < e.bytes.size(); ++len) {
+            std::vector<std::uint8_t> copy(e.bytes.begin(), e.bytes.begin() + len);
+            (void)decode_instruction(copy.data(), len, mode32).operands;
         }
     }
 }

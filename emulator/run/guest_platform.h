@@ -1,0 +1,20 @@
+// Which of the tool's builds a program needs. Valgrind runs a program with the tool built for the program's own
+// platform (netburst-amd64-linux for x86-64, netburst-x86-linux for i386), which it chooses from the ELF header the
+// way the kernel does; netburst-run reads the same header first, so that a program it cannot run yet gets its own
+// message rather than Valgrind's.
+#pragma once
+
+#include <string>
+
+namespace netburst::emu::run {
+
+enum class GuestPlatform {
+    kAmd64,  // ELFCLASS64, EM_X86_64
+    kX86,    // ELFCLASS32, EM_386: built with gcc -m32, as every Pentium 4 before EM64T ran
+    kOther,  // not an ELF file (a script: its interpreter decides), another machine, or unreadable
+};
+
+// From the file's ELF identification and e_machine alone.
+GuestPlatform guest_platform_of(const std::string& path);
+
+}  // namespace netburst::emu::run
