@@ -144,7 +144,7 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
     }
     // Valgrind would look for netburst-x86-linux, which does not count exactly yet, and fail with its own words.
     if (guest_platform_of(*program) == GuestPlatform::kX86) {
-        *failure = {command + ": a 32-bit (i386) program; netburst-run does not run 32-bit programs yet (issue 29): "
+        *failure = {command + ": a 32-bit (i386) program; netburst-run does not run 32-bit programs yet: "
                               "build it as a 64-bit program",
                     kExitOwnError};
         return false;

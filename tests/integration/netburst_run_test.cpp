@@ -990,7 +990,7 @@ TEST(Launcher, ThirtyTwoBitProgramsAreRefusedInOneLine) {
         EXPECT_EQ(o.status, 125) << o.err;
         EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
         EXPECT_NE(o.err.find("32-bit"), std::string::npos) << o.err;
-        EXPECT_NE(o.err.find("issue 29"), std::string::npos) << o.err;
+        EXPECT_NE(o.err.find("build it as a 64-bit program"), std::string::npos) << o.err;
         EXPECT_EQ(o.err.find("valgrind"), std::string::npos) << o.err;
         EXPECT_EQ(o.out, "");
     }
@@ -1001,7 +1001,7 @@ TEST(Launcher, ThirtyTwoBitProgramsAreRefusedInOneLine) {
     if (access((lib + "/netburst-x86-linux").c_str(), X_OK) == 0) {
         const Outcome o = run({netburst_run(), "-e", "PAPI_TOT_INS", guest("guest_adds"), "exec", i386, "1000"}, 60);
         EXPECT_EQ(o.status, 125) << o.err;
-        EXPECT_NE(o.err.find("a 32-bit (i386) program; netburst-run does not run 32-bit programs yet (issue 29)"),
+        EXPECT_NE(o.err.find("a 32-bit (i386) program; netburst-run does not run 32-bit programs yet"),
                   std::string::npos) << o.err;
         EXPECT_EQ(o.err.find("failed to start tool"), std::string::npos) << o.err;
     }
