@@ -5,6 +5,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "emulator/x86/guest_cpuid.h"
+#include "table/cpu_model.h"
+
 namespace netburst::emu::run {
 
 GuestPlatform guest_platform_of(const std::string& path) {
@@ -17,6 +20,14 @@ GuestPlatform guest_platform_of(const std::string& path) {
     if (header[EI_CLASS] == ELFCLASS64 && machine == EM_X86_64) return GuestPlatform::kAmd64;
     if (header[EI_CLASS] == ELFCLASS32 && machine == EM_386) return GuestPlatform::kX86;
     return GuestPlatform::kOther;
+}
+
+std::string no_64_bit_mode_note(unsigned model, GuestPlatform platform) {
+    const vg::GuestCpuIdentity* id = vg::guest_cpu_identity(model);
+    const bool intel64 = id != nullptr && (id->extended_edx >> 29 & 1u) != 0;  // leaf 0x80000001 EDX: Intel 64
+    if (intel64 || platform != GuestPlatform::kAmd64) return "";
+    return "note: the model " + std::to_string(model) + " Pentium 4 (" + model_codename(model) +
+           ") had no 64-bit mode; this x86-64 program runs all the same (--no-64-bit-note: no note)";
 }
 
 }  // namespace netburst::emu::run

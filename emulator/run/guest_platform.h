@@ -17,4 +17,8 @@ enum class GuestPlatform {
 // From the file's ELF identification and e_machine alone.
 GuestPlatform guest_platform_of(const std::string& path);
 
+// The note for an x86-64 program on a model whose part had no 64-bit mode (models 0-2: no Intel 64 in the CPUID of
+// the real parts, nor in the emulated one); empty when there is nothing to say.
+std::string no_64_bit_mode_note(unsigned model, GuestPlatform platform);
+
 }  // namespace netburst::emu::run

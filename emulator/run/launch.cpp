@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -143,15 +144,17 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
         return false;
     }
     // Valgrind would look for netburst-x86-linux, which does not count exactly yet, and fail with its own words.
-    if (guest_platform_of(*program) == GuestPlatform::kX86) {
+    const GuestPlatform platform = guest_platform_of(*program);
+    if (platform == GuestPlatform::kX86) {
         *failure = {command + ": a 32-bit (i386) program; netburst-run does not run 32-bit programs yet: "
                               "build it as a 64-bit program",
                     kExitOwnError};
         return false;
     }
-    *out = {*valgrind, *tool_dir, *program};
+    *out = {*valgrind, *tool_dir, *program, platform};
     return true;
 }
+
 
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir) {
     std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines
@@ -234,6 +237,10 @@ bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, Lau
         return false;
     }
     const ToolOptions& o = run.options;
+    if (o.note_64_bit) {
+        const std::string note = no_64_bit_mode_note(o.model, launch.platform);
+        if (!note.empty()) std::cerr << "netburst-run: " << note << "\n";
+    }
     std::vector<std::string> args = {launch.valgrind, "--tool=netburst", "-q", "--model=" + std::to_string(o.model)};
     args.insert(args.end(), run.tool_args.begin(), run.tool_args.end());
     args.insert(args.end(), {"--kernel-model=" + yes_no(o.kernel_model), "--timer-tick=" + std::to_string(o.timer_tick),

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "emulator/model/emulated_machine.h"
+#include "emulator/run/guest_platform.h"
 #include "emulator/run/run_options.h"
 #include "events/status.h"
 
@@ -27,6 +28,7 @@ Result<std::string> find_tool_dir();
 // rather than Valgrind's.
 struct Launch {
     std::string valgrind, tool_dir, program;
+    GuestPlatform platform = GuestPlatform::kOther;
 };
 struct LaunchFailure {
     std::string message;

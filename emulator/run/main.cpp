@@ -74,6 +74,8 @@ const char* kUsage =
     "      --merge          the same as netburst-run merge: the arguments are the REPORTs\n"
     "      --no-progress    no progress line (default: one on standard error while the program runs, when standard\n"
     "                       error is a terminal)\n"
+    "      --no-64-bit-note no note that an x86-64 program runs on a model whose part had no 64-bit mode (models\n"
+    "                       0, 1 and 2, the default's too: their CPUID has no Intel 64; the program runs all the same)\n"
     "      --record FILE    also record the instruction stream as a binary trace (%p: the process id)\n"
     "      --valgrind-option OPT  pass OPT to Valgrind (repeatable)\n"
     "  -h, --help           this help\n"

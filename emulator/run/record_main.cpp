@@ -73,6 +73,7 @@ const char* kUsage =
     "                       estimates with a 99.7 % confidence interval (netburst-run --help). Default: exact\n"
     "      --no-children    do not follow exec'd programs\n"
     "      --no-progress    no progress line\n"
+    "      --no-64-bit-note no note that an x86-64 program runs on a model without 64-bit mode (0, 1, 2)\n"
     "  -q, --quiet          no summary line\n"
     "      --valgrind-option OPT  pass OPT to Valgrind (repeatable)\n"
     "  -h, --help           this help\n";

@@ -7,8 +7,8 @@ namespace netburst::emu::run {
 
 namespace {
 
-enum ToolOption { kOptModel = 0x200, kOptKernelModel, kOptTimerTick, kOptNoChildren, kOptNoProgress, kOptCpuView,
-                  kOptTiming, kOptValgrindOption };
+enum ToolOption { kOptModel = 0x200, kOptKernelModel, kOptTimerTick, kOptNoChildren, kOptNoProgress, kOptNo64BitNote,
+                  kOptCpuView, kOptTiming, kOptValgrindOption };
 
 // A decimal count with nothing around it; false for "", "-1", "12x".
 bool parse_count(const char* text, std::uint64_t* out) {
@@ -41,6 +41,7 @@ bool take_tool_option(int c, const char* arg, ToolOptions* o, const char* comman
         return true;
     case kOptNoChildren: o->children = false; return true;
     case kOptNoProgress: o->progress = false; return true;
+    case kOptNo64BitNote: o->note_64_bit = false; return true;
     case kOptCpuView:
         if (std::string(arg) == "emulated") o->host_cpu_view = false;
         else if (std::string(arg) == "host") o->host_cpu_view = true;
@@ -70,6 +71,7 @@ std::vector<std::string> parse_run_options(int argc, char** argv, const char* co
                                    {"timer-tick", required_argument, nullptr, kOptTimerTick},
                                    {"no-children", no_argument, nullptr, kOptNoChildren},
                                    {"no-progress", no_argument, nullptr, kOptNoProgress},
+                                   {"no-64-bit-note", no_argument, nullptr, kOptNo64BitNote},
                                    {"cpu-view", required_argument, nullptr, kOptCpuView},
                                    {"timing", required_argument, nullptr, kOptTiming},
                                    {"valgrind-option", required_argument, nullptr, kOptValgrindOption},

@@ -34,6 +34,8 @@ struct ToolOptions {
     std::uint64_t timer_tick = vg::kDefaultTimerTick;
     bool children = true;
     bool progress = true;  // the progress line, when standard error is a terminal
+    // The one-line note that an x86-64 program runs on a model whose part had no 64-bit mode (launch.h).
+    bool note_64_bit = true;
     // --cpu-view=host: the program reads the host's /proc/cpuinfo and /sys/devices/system/cpu instead of the
     // emulated Pentium 4's (emulator/run/cpu_view.h).
     bool host_cpu_view = false;
@@ -42,7 +44,8 @@ struct ToolOptions {
 };
 
 // getopt_long's loop over argv: the subcommand's `short_options` and `own` long options, then --model,
-// --kernel-model, --timer-tick, --no-children, --no-progress, --cpu-view, --timing, --valgrind-option (into *tool)
+// --kernel-model, --timer-tick, --no-children, --no-progress, --no-64-bit-note, --cpu-view, --timing,
+// --valgrind-option (into *tool)
 // and -h/--help (prints `usage` and exits). `take_own` applies one of the subcommand's options and returns false
 // for any other. The options end at the program's name, so that its own are left alone; returns the program and
 // its arguments.

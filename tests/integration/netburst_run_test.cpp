@@ -625,6 +625,29 @@ TEST(Launcher, ExitsWithTheProgramsStatus) {
     EXPECT_EQ(run({netburst_run(), "-e", "PAPI_TOT_INS", "-o", "/dev/null", guest("guest_loops"), "exit", "3"}).status, 3);
 }
 
+// Models 0, 1 and 2 had no 64-bit mode (their CPUID, and the emulated one, has no Intel 64): an x86-64 program runs
+// on them all the same, with a one-line note that --no-64-bit-note leaves out; models 3, 4 and 6 need none.
+TEST(Launcher, A64BitProgramOnAPartWithout64BitModeGetsANote) {
+    const std::string note = "had no 64-bit mode; this x86-64 program runs all the same";
+    const auto notes = [&](const std::string& err) {
+        std::size_t n = 0;
+        for (std::size_t at = err.find(note); at != std::string::npos; at = err.find(note, at + 1)) ++n;
+        return n;
+    };
+    for (const char* model : {"0", "1", "2"}) {
+        const Outcome o = run({netburst_run(), "--model", model, guest("guest_loops"), "exit", "0"});
+        EXPECT_EQ(o.status, 0) << o.err;
+        EXPECT_EQ(notes(o.err), 1u) << "model " << model << ": " << o.err;
+        const Outcome quiet = run({netburst_run(), "--model", model, "--no-64-bit-note", guest("guest_loops"), "exit", "0"});
+        EXPECT_EQ(notes(quiet.err), 0u) << quiet.err;
+    }
+    for (const char* model : {"3", "4", "6"})
+        EXPECT_EQ(notes(run({netburst_run(), "--model", model, guest("guest_loops"), "exit", "0"}).err), 0u) << model;
+    const Outcome record = run({netburst_run(), "record", "-q", "-e", "PAPI_TOT_INS", "-o", "/dev/null", "--",
+                                guest("guest_loops"), "exit", "0"});
+    EXPECT_EQ(notes(record.err), 1u) << record.err;
+}
+
 TEST(Launcher, UnknownEventsGetSuggestions) {
     const Outcome o = run({netburst_run(), "-e", "instr_retird", guest("guest_loops"), "exit", "0"});
     EXPECT_EQ(o.status, 125);

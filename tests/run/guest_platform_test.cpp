@@ -59,3 +59,10 @@ TEST(GuestPlatform, EverythingElseIsLeftToValgrind) {
 }
 
 }  // namespace
+
+// The note for an x86-64 program follows the emulated CPUID's Intel 64 bit: models 0-2 have none.
+TEST(GuestPlatform, TheNoteFor64BitCodeFollowsTheModelsIntel64Bit) {
+    for (unsigned model : {0u, 1u, 2u}) EXPECT_NE(no_64_bit_mode_note(model, GuestPlatform::kAmd64), "") << model;
+    for (unsigned model : {3u, 4u, 6u}) EXPECT_EQ(no_64_bit_mode_note(model, GuestPlatform::kAmd64), "") << model;
+    EXPECT_EQ(no_64_bit_mode_note(2, GuestPlatform::kOther), "");  // a script: its interpreter is what runs
+}
