@@ -1,6 +1,7 @@
 #include "emulator/run/perf_data.h"
 
 #include <linux/perf_event.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -337,6 +338,20 @@ std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHead
 
 Result<bool> write_perf_data(const std::string& path, const Profile& profile, const PerfHeaderInfo& info) {
     const std::vector<std::uint8_t> bytes = perf_data_bytes(profile, info);
+    struct stat st;
+    const bool exists = stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        // A device or a pipe (/dev/null, a FIFO a reader waits on) is written to, never moved or replaced: renaming
+        // over /dev/null would leave a regular file in its place for everyone.
+        std::ofstream out(path, std::ios::binary);
+        if (!out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())) ||
+            !out.flush())
+            return make_error(ErrorCode::System, path + ": cannot be written");
+        return true;
+    }
+    // perf's habit: a new recording does not silently destroy the last one, which becomes PATH.old.
+    if (exists && std::rename(path.c_str(), (path + ".old").c_str()) != 0)
+        return make_error(ErrorCode::System, path + ".old: " + std::strerror(errno));
     const std::string temporary = path + ".tmp";
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

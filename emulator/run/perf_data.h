@@ -33,7 +33,8 @@ std::uint64_t perf_sample_type(const SampledEvent& event);
 // The file's bytes.
 std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHeaderInfo& info);
 
-// Writes path (through a temporary name, renamed when complete).
+// Writes path: a regular file through a temporary name, renamed when complete, the one it replaces kept as
+// PATH.old (as perf record does); a device or a pipe (/dev/null, a FIFO) in place, never moved or replaced.
 Result<bool> write_perf_data(const std::string& path, const Profile& profile, const PerfHeaderInfo& info);
 
 }  // namespace netburst::emu::run

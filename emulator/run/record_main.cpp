@@ -152,11 +152,6 @@ RecordOptions parse(int argc, char** argv) {
     return o;
 }
 
-// perf's habit: a new recording does not silently destroy the last one.
-void keep_old(const std::string& path) {
-    if (access(path.c_str(), F_OK) == 0) std::rename(path.c_str(), (path + ".old").c_str());
-}
-
 std::string commas(std::uint64_t n) { return with_commas(static_cast<std::int64_t>(n)); }
 
 // "N samples of EVENT (PEBS, one every P events[: F a second ...])": how one event was sampled.
@@ -276,7 +271,6 @@ int record_main(int argc, char** argv) {
     const PatternContext context = process_pattern_context(ran.pid);
     const std::string output = *expand_output_pattern(o.output, context);
     const std::string callgrind = *expand_output_pattern(o.callgrind, context);
-    keep_old(output);
     if (auto w = write_perf_data(output, profile, perf_header_info(o.tool.model, cmdline)); !w)
         return failed(kName, w.error().message);
     if (!callgrind.empty())

@@ -643,8 +643,9 @@ TEST(Launcher, A64BitProgramOnAPartWithout64BitModeGetsANote) {
     }
     for (const char* model : {"3", "4", "6"})
         EXPECT_EQ(notes(run({netburst_run(), "--model", model, guest("guest_loops"), "exit", "0"}).err), 0u) << model;
-    const Outcome record = run({netburst_run(), "record", "-q", "-e", "PAPI_TOT_INS", "-o", "/dev/null", "--",
-                                guest("guest_loops"), "exit", "0"});
+    TempDir dir;
+    const Outcome record = run({netburst_run(), "record", "-q", "-e", "PAPI_TOT_INS", "-o", dir.file("perf.data"),
+                                "--", guest("guest_loops"), "exit", "0"});
     EXPECT_EQ(notes(record.err), 1u) << record.err;
 }
 

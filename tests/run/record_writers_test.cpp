@@ -3,6 +3,7 @@
 // check with the real tools is tests/integration/record_test.cpp).
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <iterator>
+#include <thread>
 #include <vector>
 
 #include "emulator/run/callgrind_out.h"
@@ -571,3 +574,48 @@ TEST(Callgrind, TwoColumnsPerEvent) {
 }
 
 }  // namespace
+
+// A recording replaces a regular file, which it keeps as PATH.old, and writes a pipe or a device in place: renaming
+// over /dev/null once left a regular file there for the whole machine.
+TEST(PerfData, WritesAPipeInPlaceAndKeepsAnOldFile) {
+    const Profile p = sample_profile();
+    const PerfHeaderInfo info = perf_header_info(2, {});
+    const std::string dir = ::testing::TempDir() + "perf-data-" + std::to_string(getpid());
+    ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+    const std::string file = dir + "/perf.data";
+    std::ofstream(file) << "the last recording";
+    ASSERT_TRUE(write_perf_data(file, p, info));
+    std::ifstream old(file + ".old");
+    std::string kept((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(kept, "the last recording");
+    const std::vector<std::uint8_t> bytes = perf_data_bytes(p, info);
+    struct stat st {};
+    ASSERT_EQ(stat(file.c_str(), &st), 0);
+    EXPECT_EQ(static_cast<std::size_t>(st.st_size), bytes.size());
+
+    const std::string fifo = dir + "/pipe";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // The reader opens without waiting for a writer, and reads until it has the file or 10 s have passed: a writer
+    // that replaced the pipe instead of writing it fails the test rather than hanging it.
+    const int in = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(in, 0);
+    std::string read_back;
+    std::thread reader([&] {
+        char buf[4096];
+        for (int waited = 0; read_back.size() < bytes.size() && waited < 10000;) {
+            const ssize_t n = read(in, buf, sizeof buf);
+            if (n > 0) read_back.append(buf, static_cast<std::size_t>(n));
+            else usleep(1000), ++waited;
+        }
+    });
+    const Result<bool> written = write_perf_data(fifo, p, info);
+    reader.join();
+    close(in);
+    EXPECT_TRUE(written);
+    EXPECT_EQ(read_back.size(), bytes.size());
+    ASSERT_EQ(stat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the pipe is still a pipe";
+    EXPECT_NE(access((fifo + ".old").c_str(), F_OK), 0) << "nothing was moved aside";
+    EXPECT_NE(access((fifo + ".tmp").c_str(), F_OK), 0);
+}
+
