@@ -146,15 +146,12 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
     // Valgrind would look for netburst-x86-linux, which does not count exactly yet, and fail with its own words.
     const GuestPlatform platform = guest_platform_of(*program);
     if (platform == GuestPlatform::kX86) {
-        *failure = {command + ": a 32-bit (i386) program; netburst-run does not run 32-bit programs yet: "
-                              "build it as a 64-bit program",
-                    kExitOwnError};
+        *failure = {command + ": " NB_I386_REFUSAL ": build it as a 64-bit program", kExitOwnError};
         return false;
     }
     *out = {*valgrind, *tool_dir, *program, platform};
     return true;
 }
-
 
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir) {
     std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines

@@ -18,10 +18,9 @@
  *    emulated time), at the same instruction in every run of the same program.
  * ITIMER_REAL, alarm and timer_create stay the host's: a wait with no timeout (pause, sigsuspend) does not advance
  * the emulated clock, so a real-time timer a program sleeps waiting for would never expire (doc/guest-cpu.md, "The
- * clock"). A forked child
- * starts with no timers, as on Linux; a successful exec loses them (the tool starts again with the new image). A
- * non-zero new value in read-only memory cannot be swapped: that timer stays the host's, with a warning (a zero
- * one, which disarms, needs no swap). */
+ * clock"). A forked child starts with no timers, as on Linux; a successful exec loses them (the tool starts again
+ * with the new image). A non-zero new value in read-only memory cannot be swapped: that timer stays the host's,
+ * with a warning (a zero one, which disarms, needs no swap). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -43,10 +42,9 @@ static struct emulated_itimer timers[NB_ITIMERS];
 static Bool armed;          /* some timer is armed */
 static UInt signals_owed;   /* bit i: timer i expired and its signal is not sent yet */
 
-/* The program's new value, held between setitimer's pre and post, and whether the kernel got a zero one in its
- * place (a value that is zero already, a disarm, goes to the kernel as it is: it may sit in read-only memory). */
+/* The program's new value, held between setitimer's pre and post. */
 static struct vki_itimerval pending;
-static Bool pending_valid, pending_swapped;
+static Bool pending_valid;
 
 static struct emulated_itimer* timer_of(UWord which) {
     return which == NB_ITIMER_VIRTUAL || which == NB_ITIMER_PROF ? &timers[which - 1] : NULL;
@@ -103,15 +101,9 @@ void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
     if (syscallno != __NR_setitimer || !nb_host_read_guest(args[1], &value, sizeof value)) return;
     if (!valid_timeval(&value.it_value) || !valid_timeval(&value.it_interval)) return;
     const struct vki_itimerval zero = {{0, 0}, {0, 0}};
-    const Bool disarm = value.it_value.tv_sec == 0 && value.it_value.tv_usec == 0 &&
-                        value.it_interval.tv_sec == 0 && value.it_interval.tv_usec == 0;
-    if (disarm) {  /* PAPI's multiplexing stops its timer with a static const zero itimerval */
-        pending = value;
-        pending_valid = True;
-        pending_swapped = False;
-        return;
-    }
-    if (!nb_host_write_guest(args[1], &zero, sizeof zero)) {
+    /* A zero value (a disarm: PAPI's multiplexing stops its timer with a static const one) is what the kernel gets
+     * anyway, so one that cannot be swapped costs nothing. */
+    if (!nb_host_write_guest(args[1], &zero, sizeof zero) && VG_(memcmp)(&value, &zero, sizeof zero) != 0) {
         /* The value cannot be swapped for a zero one (a static const itimerval): say so rather than run this timer
          * on the host's clock silently. */
         static Bool warned;
@@ -123,7 +115,6 @@ void nb_itimer_pre_syscall(UInt syscallno, UWord* args) {
     }
     pending = value;
     pending_valid = True;
-    pending_swapped = True;
 }
 
 void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
@@ -138,8 +129,8 @@ void nb_itimer_post_syscall(UInt syscallno, UWord* args, SysRes res) {
         return;
     }
     if (!pending_valid) return;  /* the kernel had the program's own value, and refused it */
-    if (pending_swapped)  /* first: the old value's buffer may be the same one */
-        nb_host_write_guest(args[1], &pending, sizeof pending);
+    /* First: the old value's buffer may be the same one. (A read-only zero value is not written, and needs not.) */
+    nb_host_write_guest(args[1], &pending, sizeof pending);
     pending_valid = False;
     if (sr_isError(res)) return;
     if (args[2] != 0) nb_host_write_guest(args[2], &reading, sizeof reading);
