@@ -19,6 +19,12 @@
  * PAPI's short intervals are exact (doc/sampled-timing.md). */
 #define NB_DEFAULT_SAMPLE_HEAD 20000
 
+/* An i386 program, which the tool's x86-linux build does not count exactly yet: netburst-run refuses it before
+ * Valgrind starts, and the x86-linux build refuses one that an x86-64 program executes, with these words and the
+ * status of netburst-run's own failures. */
+#define NB_I386_REFUSAL "a 32-bit (i386) program; netburst-run does not run 32-bit programs yet"
+#define NB_EXIT_OWN_ERROR 125
+
 #ifdef __cplusplus
 #include <cstdint>
 

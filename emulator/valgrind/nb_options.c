@@ -124,9 +124,8 @@ void nb_options_check(void) {
     /* netburst-run refuses i386 programs until this build counts them exactly (issue 29); a program it runs that
      * executes one gets the same answer here, rather than counts nobody has checked. */
     if (!nb_clo.unchecked_i386) {
-        VG_(fmsg)("netburst: %s: a 32-bit (i386) program; netburst-run does not run 32-bit programs yet\n",
-                  VG_(args_the_exename));
-        VG_(exit)(125);
+        VG_(fmsg)("netburst: %s: " NB_I386_REFUSAL "\n", VG_(args_the_exename));
+        VG_(exit)(NB_EXIT_OWN_ERROR);
     }
 #endif
 }
