@@ -161,7 +161,7 @@ if [ "$page" != - ]; then
     echo "The driver (\`tests/fidelity/gmp/gmp_loops.c\`) calls each kernel in two libraries, Debian's libgmp10 (GMP's"
     echo "generic x86-64 code) and GMP built from Debian's source for pentium4 (\`scripts/build-gmp-pentium4.sh\`, the"
     echo "P4-tuned code), under \`netburst-run --model $model\`, reading \`PAPI_TOT_CYC\` around calls on 64, 160 and 256"
-    echo "limbs of random operands; the figure is the cycles between 64 and 256 limbs per limb, the fewest of six"
+    echo "limbs of random operands; the figure is the cycles between 64 and 256 limbs per limb, the fewest of ten"
     echo "calls. A loop fails more than 15 % off GMP's figure, or when its figure moves with the environment"
     echo "(+${pads// / +} bytes) by more than 1 % or 0.05 cycles. \"halves\": the figure of 160-256 limbs minus that of"
     echo "64-160 limbs, shown, not gated (the halves hold different random limbs, and some loops branch on the data)."

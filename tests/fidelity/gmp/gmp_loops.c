@@ -6,7 +6,7 @@
  *
  * LIBGMP is the shared library to time (Debian's, or one built for a Pentium 4); the kernels are looked up in it
  * by name, so the same driver times the generic and the P4-tuned code of one function. For each kernel: one
- * warm-up call at the largest size, then the fewest cycles of six calls at each size N (limbs; calls for the
+ * warm-up call at the largest size, then the fewest cycles of ten calls at each size N (limbs; calls for the
  * per-call kernels). The call and the reads cost the same at every size, so (cycles(N3) - cycles(N1)) / (N3 - N1)
  * is the loop's cost per limb, which is what GMP's "cycles/limb" rows state (for sqr_diag_addlsh1, half of it:
  * GMP's tune/speed.h halves that routine's time, so its row is per limb of the 2n-limb result). Prints
@@ -27,10 +27,12 @@
 typedef uint64_t limb;
 typedef long size;
 
-/* Six calls a size: the loops that branch on their data (pentium4/aors_n.asm) start each call with the branch
- * predictor as the calls before left it, and with three the fewest still moved by up to 0.06 cycles a limb with
- * what ran before the region (the environment's size); with six it stays within 0.04. */
-enum { kMaxLimbs = 256, kRepeats = 6 };
+/* Ten calls a size: the loops that branch on their data (pentium4/aors_n.asm, rsh1aors_n.asm) start each call with
+ * the branch predictor as the calls before left it, and with three the fewest still moved by up to 0.06 cycles a
+ * limb with what ran before the region (the environment's size). With six, 28 environment sizes (0 to 1,000 bytes,
+ * every 37) moved pentium4 rsh1add_n by 0.078 and rsh1sub_n by 0.073 cycles; with ten every loop stays within the
+ * suite's 0.05. */
+enum { kMaxLimbs = 256, kRepeats = 10 };
 
 /* One operand area per role, each 4 KiB plus room for its offset. */
 static _Alignas(4096) limb area_r[1024], area_u[1024], area_v[1024], area_t[1024];
