@@ -13,7 +13,11 @@
 # that); gnuplot-nox draws the l1_miss sampling figures (scripts/l1_miss-figures.py, doc/sampling.md); python3 runs
 # that script and scripts/bench-workloads.py.
 # gcc-multilib, g++-multilib and libc6-dev-i386 build 32-bit programs (gcc -m32) and the tool's x86-linux variant,
-# which runs them; Debian's valgrind package already ships the x86-linux libcoregrind and libvex (issue 29).
+# which runs them; Debian's valgrind package already ships the x86-linux libcoregrind and libvex.
+# The :i386 packages come from Debian's i386 architecture, added to dpkg first (multiarch): libhwloc15:i386 for
+# the 32-bit libpapi (the kernel MSR backend maps CPUs with hwloc; the headers are the amd64 package's, and the
+# i386 libhwloc-dev drags in an i386 libc6-dev that a mirror mid-sync can refuse), libgmp-dev:i386 for GMP's
+# 32-bit loops (scripts/gmp-loops.sh).
 set -euo pipefail
 
 packages=(
@@ -25,6 +29,7 @@ packages=(
   gzip bzip2 hwloc libgmp10 m4
   linux-perf gnuplot-nox python3
   gcc-multilib g++-multilib libc6-dev-i386
+  libhwloc15:i386 libgmp-dev:i386
 )
 
 missing=()
@@ -47,5 +52,9 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 echo "install-deps: installing ${missing[*]}" >&2
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+case " ${missing[*]}" in
+  *:i386*) dpkg --print-foreign-architectures | grep -qx i386 || "${as_root[@]}" dpkg --add-architecture i386 ;;
+esac
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
+  echo "install-deps: apt-get update could not read every index (a mirror mid-sync?); installing from what it read" >&2
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -18,7 +18,7 @@ extern "C" {
 
 enum nb_client_request {
     NB_REQ_QUERY = VG_USERREQ_TOOL_BASE('N', 'B'), /* arg1: struct nb_emulator_info* to fill */
-    NB_REQ_WRMSR,                                  /* arg1: msr, arg2: value */
+    NB_REQ_WRMSR,                                  /* arg1: msr, arg2: value's low 32 bits, arg3: its high 32 */
     NB_REQ_RDMSR,                                  /* arg1: msr, arg2: uint64_t* value */
     NB_REQ_RDPMC,                                  /* arg1: ecx (counter), arg2: uint64_t* value */
     NB_REQ_COUNTER_STATUS,                         /* arg1: counter; returns NB_OK or NB_UNSUPPORTED */
@@ -42,8 +42,9 @@ enum nb_client_request {
 /* 3: NB_REQ_PMI_SIGNAL and NB_REQ_TAKE_PMI (PAPI's hardware overflow). 4: struct nb_pmi says whether the PEBS
  * buffer's threshold raised the PMI, and NB_REQ_TAKE_PEBS hands out the PEBS records written (PAPI's precise
  * overflow). 5: NB_REQ_COUNTER_INTERVAL (--timing=sampled's confidence intervals). 6: NB_REQ_WRMSR_LIST and
- * NB_REQ_READ_COUNTERS, the accesses of an event set's start, stop, reset or read in one request. */
-#define NB_CLIENT_PROTOCOL_VERSION 6
+ * NB_REQ_READ_COUNTERS, the accesses of an event set's start, stop, reset or read in one request. 7: NB_REQ_WRMSR
+ * passes its value in two halves, so that an i386 program's request words (32 bits) carry all 64 bits. */
+#define NB_CLIENT_PROTOCOL_VERSION 7
 
 /* NB_REQ_COUNTER_INTERVAL's half-width of an estimate the sample cannot bound (doc/sampled-timing.md). */
 #define NB_INTERVAL_UNBOUNDED UINT64_MAX
@@ -117,7 +118,8 @@ static inline int nb_query(struct nb_emulator_info* info) {
 }
 
 static inline int nb_wrmsr(uint32_t msr, uint64_t value) {
-    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_WRMSR, msr, value, 0, 0, 0);
+    return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NB_NOT_EMULATED, NB_REQ_WRMSR, msr, (uint32_t)value,
+                                                (uint32_t)(value >> 32), 0, 0);
 }
 
 static inline int nb_rdmsr(uint32_t msr, uint64_t* value) {

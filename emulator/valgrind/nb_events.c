@@ -65,7 +65,7 @@ static Bool run_request(const UWord* args, UWord* ret, union answer* answer) {
         *ret = NB_OK;
         return True;
     case NB_REQ_WRMSR:
-        *ret = (UWord)nb_rt_wrmsr((uint32_t)args[1], (uint64_t)args[2]);
+        *ret = (UWord)nb_rt_wrmsr((uint32_t)args[1], (uint64_t)(uint32_t)args[2] | (uint64_t)(uint32_t)args[3] << 32);
         nb_snapshots_recheck();  /* IA32_PEBS_ENABLE, perhaps */
         return True;
     case NB_REQ_RDMSR:

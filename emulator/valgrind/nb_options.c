@@ -52,7 +52,6 @@ static Bool process_option(const HChar* arg) {
     else if VG_BINT_CLO(arg, "--sample-head", nb_clo.sample_head, 0, NB_MAX_SAMPLE_LENGTH) {}
     else if VG_BOOL_CLO(arg, "--memo-probe", nb_clo.memo_probe) {}
     else if VG_BINT_CLO(arg, "--memo-probe-states", nb_clo.memo_probe_states, 8, 1LL << 30) {}
-    else if VG_BOOL_CLO(arg, "--unchecked-i386", nb_clo.unchecked_i386) {}
     else return False;
     return True;
 }
@@ -101,9 +100,7 @@ static void print_debug_usage(void) {
     VG_(printf)("    --memo-probe=yes|no       measure how often a timing memo would hit, and print it at exit\n"
                 "                              (emulator/memo_probe.h) [no]\n"
                 "    --memo-probe-states=N     the probed memo's capacity in states, rounded down to a power\n"
-                "                              of two; it forgets the least recently used [4194304]\n"
-                "    --unchecked-i386=yes|no   run an i386 program although the x86-linux build's counts are not\n"
-                "                              checked yet (issue 29) [no]\n");
+                "                              of two; it forgets the least recently used [4194304]\n");
 }
 
 /* The schedule is checked with --timing=exact too: a bad one given there is a mistake all the same. Valgrind's
@@ -120,14 +117,6 @@ void nb_options_check(void) {
                              nb_clo.sample_warm, nb_clo.sample_unit, nb_clo.sample_period);
         VG_(exit)(1);
     }
-#if defined(VGA_x86)
-    /* netburst-run refuses i386 programs until this build counts them exactly (issue 29); a program it runs that
-     * executes one gets the same answer here, rather than counts nobody has checked. */
-    if (!nb_clo.unchecked_i386) {
-        VG_(fmsg)("netburst: %s: " NB_I386_REFUSAL "\n", VG_(args_the_exename));
-        VG_(exit)(NB_EXIT_OWN_ERROR);
-    }
-#endif
 }
 
 void nb_options_register(void) { VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage); }

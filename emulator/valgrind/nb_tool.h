@@ -32,7 +32,6 @@ struct nb_options {
     ULong sample_warm;     /* --sample-warm=N: instructions of detailed warming before each unit */
     ULong sample_unit;     /* --sample-unit=N: instructions of each measured unit */
     ULong sample_head;     /* --sample-head=N: instructions timed after each read or write of a counter */
-    Bool unchecked_i386;   /* --unchecked-i386=yes: the x86-linux build runs the program (nb_options_check) */
 };
 extern struct nb_options nb_clo;
 /* Registers the options' parser and help with Valgrind (in pre_clo_init). */
