@@ -3,7 +3,7 @@
 # client-request ABI that the component and guest programs include (netburst_client.h). Freestanding: the tool
 # compiles the same sources with its own flags (NB_VGTOOL_CXX_OWN, emulator/valgrind/local.mk).
 NB_PROTOCOL_SOURCES = \
-	emulator/protocol/netburst_client.h emulator/protocol/tool_options.h \
+	emulator/protocol/netburst_client.h emulator/protocol/tool_options.h emulator/protocol/guest_elf.h \
 	emulator/protocol/plain_text.h emulator/protocol/plain_text.cpp \
 	emulator/protocol/program_file.h emulator/protocol/program_file.cpp \
 	emulator/protocol/results_file.h emulator/protocol/results_file.cpp \

@@ -1,7 +1,5 @@
 #include "emulator/run/guest_platform.h"
 
-#include <elf.h>
-
 #include <cstring>
 #include <fstream>
 
@@ -11,15 +9,14 @@
 namespace netburst::emu::run {
 
 GuestPlatform guest_platform_of(const std::string& path) {
-    // e_ident and e_type sit at the same place in both classes, and e_machine right after them.
-    unsigned char header[EI_NIDENT + 4];
+    unsigned char header[NB_ELF_HEADER_BYTES];
     std::ifstream in(path, std::ios::binary);
     if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return GuestPlatform::kOther;
-    if (std::memcmp(header, ELFMAG, SELFMAG) != 0 || header[EI_DATA] != ELFDATA2LSB) return GuestPlatform::kOther;
-    const unsigned machine = header[EI_NIDENT + 2] | header[EI_NIDENT + 3] << 8;
-    if (header[EI_CLASS] == ELFCLASS64 && machine == EM_X86_64) return GuestPlatform::kAmd64;
-    if (header[EI_CLASS] == ELFCLASS32 && machine == EM_386) return GuestPlatform::kX86;
-    return GuestPlatform::kOther;
+    return static_cast<GuestPlatform>(nb_guest_elf_of(header, sizeof header));
+}
+
+bool wants_fixed_layout(GuestPlatform platform) {
+    return nb_guest_elf_wants_fixed_layout(static_cast<nb_guest_elf>(platform)) != 0;
 }
 
 std::string no_64_bit_mode_note(unsigned model, GuestPlatform platform) {

@@ -6,16 +6,20 @@
 
 #include <string>
 
+#include "emulator/protocol/guest_elf.h"
+
 namespace netburst::emu::run {
 
 enum class GuestPlatform {
-    kAmd64,  // ELFCLASS64, EM_X86_64
-    kX86,    // ELFCLASS32, EM_386: built with gcc -m32, as every Pentium 4 before EM64T ran
-    kOther,  // not an ELF file (a script: its interpreter decides), another machine, or unreadable
+    kAmd64 = NB_ELF_AMD64,  // ELFCLASS64, EM_X86_64
+    kX86 = NB_ELF_I386,     // ELFCLASS32, EM_386: built with gcc -m32, as every Pentium 4 before EM64T ran
+    kOther = NB_ELF_OTHER,  // not an ELF file (a script: its interpreter decides), another machine, or unreadable
 };
 
-// From the file's ELF identification and e_machine alone.
+// From the file's ELF identification and e_machine alone (emulator/protocol/guest_elf.h).
 GuestPlatform guest_platform_of(const std::string& path);
+// Whether the program runs without the kernel's address randomisation (guest_elf.h says why).
+bool wants_fixed_layout(GuestPlatform platform);
 
 // The note for an x86-64 program on a model whose part had no 64-bit mode (models 0-2: no Intel 64 in the CPUID of
 // the real parts, nor in the emulated one); empty when there is nothing to say.

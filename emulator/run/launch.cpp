@@ -278,10 +278,8 @@ bool launch_under_tool(const ToolRun& run, TempDir* dir, ChildStatus* ended, Lau
         };
     }
 
-    // Valgrind's x86 build places an i386 program where the kernel's address randomisation puts it, which moves its
-    // cache and cycle counts from run to run (by about 1 % of L1 misses); the amd64 build's layout is fixed already.
     std::function<void()> in_child = cpu_view;
-    if (launch.platform == GuestPlatform::kX86)
+    if (wants_fixed_layout(launch.platform))
         in_child = [cpu_view] {
             const int current = personality(0xffffffff);  // 0xffffffff: only asks
             if (current != -1) personality(static_cast<unsigned>(current) | ADDR_NO_RANDOMIZE);

@@ -4,12 +4,14 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
+#include "emulator/protocol/guest_elf.h"
 #include "emulator/valgrind/nb_runtime.h"
 #include "emulator/valgrind/nb_tool.h"
 
@@ -193,6 +195,28 @@ static void in_fork_child(ThreadId tid) {
     current_tid = tid;
 }
 
+/* Valgrind's core, not in the tool headers: the raw system call (coregrind/pub_core_syscall.h). */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5, UWord a6, UWord a7,
+                              UWord a8);
+#define NB_ADDR_NO_RANDOMIZE 0x0040000 /* <linux/personality.h>; Valgrind's vki headers lack it */
+
+/* Before an execve, the layout rule netburst-run applies to the program it starts (guest_elf.h) for the image to
+ * come, which Valgrind starts afresh with the tool's build for its platform: an i386 image that an x86-64 program
+ * executes runs without address randomisation, as it would when started directly. The personality outlives the
+ * exec; an exec that fails leaves this image's layout as it was (it is placed already). */
+static void fix_layout_of_next_image(const HChar* path) {
+    if (path == NULL || !VG_(am_is_valid_for_client)((Addr)path, 1, VKI_PROT_READ)) return;
+    const SysRes fd = VG_(open)(path, VKI_O_RDONLY, 0);
+    if (sr_isError(fd)) return;
+    unsigned char header[NB_ELF_HEADER_BYTES];
+    const Int n = VG_(read)((Int)sr_Res(fd), header, (Int)sizeof header);
+    VG_(close)((Int)sr_Res(fd));
+    if (n <= 0 || !nb_guest_elf_wants_fixed_layout(nb_guest_elf_of(header, (unsigned long)n))) return;
+    const SysRes current = VG_(do_syscall)(__NR_personality, 0xffffffff, 0, 0, 0, 0, 0, 0, 0);
+    if (!sr_isError(current))
+        VG_(do_syscall)(__NR_personality, sr_Res(current) | NB_ADDR_NO_RANDOMIZE, 0, 0, 0, 0, 0, 0, 0);
+}
+
 static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
     (void)nargs;
     if (nb_itimer_handles(syscallno, args[0])) nb_itimer_pre_syscall(syscallno, args);
@@ -204,6 +228,11 @@ static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
         /* If the exec succeeds this image ends without fini: report what it counted. If it fails, the file is
          * rewritten at the end. */
         make_current(tid);
+        /* execveat's path is relative to a directory descriptor unless absolute; only the absolute one is read. */
+        const HChar* path = (const HChar*)(syscallno == __NR_execve ? args[0] : args[1]);
+        if (syscallno == __NR_execve || (path != NULL && VG_(am_is_valid_for_client)((Addr)path, 1, VKI_PROT_READ) &&
+                                         path[0] == '/'))
+            fix_layout_of_next_image(path);
         nb_flush();
         nb_samples_close(False);
         nb_write_results(False);
