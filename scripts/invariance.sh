@@ -4,7 +4,7 @@
 # --vex-iropt-level=0, blocks of at most five instructions (--vex-guest-max-insns=5) and precise register updates
 # at every instruction (--vex-iropt-register-updates=allregs-at-each-insn), and fails unless every count is
 # identical across the four: cycles, instructions, loads, stores, mispredicted branches, L1 misses and replays in
-# the report, and a checksum of what the program printed.
+# the report, and a checksum of what the program printed. The corpus has 32-bit (i386) programs too.
 #
 # Every run must repeat exactly, so that a difference can only come from the translation. What a program reads of
 # the host is therefore held fixed:
@@ -59,6 +59,16 @@ variants=(default
 # The corpus: NAME COMMAND... per line (run in $work). Programs the build did not make are left out, with a note.
 gcc -O2 -o "$work/matmul" "$top/examples/matmul.c"
 corpus=("matmul ./matmul 60")
+# 32-bit programs, which the tool's x86-linux build runs: the same product built with gcc -m32 (x87 arithmetic, as
+# i386 code does by default) and with SSE2 (what -march=pentium4 makes), and the i386 loop guest.
+if [ -x "$build/emulator/valgrind/lib/netburst-x86-linux" ] && gcc -m32 -O2 -o "$work/matmul32" \
+     "$top/examples/matmul.c" 2>/dev/null; then
+  gcc -m32 -O2 -march=pentium4 -mfpmath=sse -o "$work/matmul32-sse2" "$top/examples/matmul.c"
+  corpus+=("matmul32-x87 ./matmul32 60" "matmul32-sse2 ./matmul32-sse2 60")
+  [ -x "$guests/guest_adds32" ] && corpus+=("guest_adds32 $guests/guest_adds32 20000")
+else
+  echo "invariance: no netburst-x86-linux or no gcc -m32 (scripts/install-deps.sh): 32-bit programs left out" >&2
+fi
 if [ -d "$guests" ]; then
   for loop in int branches loads stores x87 sse_sd sse_ps mmx simd_int; do
     corpus+=("guest_loops-$loop $guests/guest_loops $loop 20000")
