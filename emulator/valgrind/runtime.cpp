@@ -11,6 +11,10 @@ namespace netburst::emu::vg {
 
 namespace {
 
+// The guest is the tool's own architecture in each of its builds (nb_guest.h): an i386 program runs in the 32-bit
+// build, and its system calls and ticks take the i386 kernel's paths.
+constexpr KernelAbi kGuestKernel = sizeof(void*) == 4 ? KernelAbi::kLinux32 : KernelAbi::kLinux64;
+
 // Objects come from the host allocator (Valgrind's), 16-byte aligned; anything wider is aligned by hand. *raw
 // receives the allocation, for nb_host_free.
 template <typename T>
@@ -152,9 +156,9 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     if (!kernel_ || !interrupt_) nb_host_panic("out of memory");
     for (unsigned lp = 0; lp < 2; ++lp) {
         new (&kernel_[lp]) KernelPath();
-        build_kernel_path(lp, &kernel_[lp]);
+        build_kernel_path(lp, &kernel_[lp], kGuestKernel);
         new (&interrupt_[lp]) KernelPath();
-        build_timer_interrupt_path(lp, &interrupt_[lp]);
+        build_timer_interrupt_path(lp, &interrupt_[lp], kGuestKernel);
     }
     if (config.recording) {
         record_ = static_cast<std::uint8_t*>(nb_host_malloc(kRecordBuffer));

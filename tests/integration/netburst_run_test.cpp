@@ -168,13 +168,13 @@ std::int64_t value_of(const json& report, std::size_t i = 0) {
 
 const std::uint64_t kKernelPathLength = [] {
     vg::KernelPath path;
-    vg::build_kernel_path(0, &path);
+    vg::build_kernel_path(0, &path, vg::KernelAbi::kLinux64);
     return vg::count_kernel_path(path).instructions;
 }();
 
 const std::uint64_t kTimerInterruptPathLength = [] {
     vg::KernelPath path;
-    vg::build_timer_interrupt_path(0, &path);
+    vg::build_timer_interrupt_path(0, &path, vg::KernelAbi::kLinux64);
     return vg::count_kernel_path(path).instructions;
 }();
 
@@ -392,6 +392,20 @@ TEST(KernelModel, KernelCountsAreThePathTimesTheSystemCalls) {
     EXPECT_GE(r["syscalls"].get<std::uint64_t>(), 1000u);
     EXPECT_EQ(r["timer_interrupts"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 0)), kKernelPathLength * r["syscalls"].get<std::uint64_t>());
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 1)), r["instructions"].get<std::uint64_t>());
+}
+
+// An i386 program's system calls take the i386 kernel's path (int $0x80 in, iret out), which is shorter.
+TEST(KernelModel, AnI386ProgramsSystemCallsTakeTheI386KernelsPath) {
+    const std::string i386 = guest("guest_adds32");
+    if (access(i386.c_str(), X_OK) != 0) GTEST_SKIP() << "no i386 guest: configure found no gcc -m32 (gcc-multilib)";
+    vg::KernelPath path;
+    vg::build_kernel_path(0, &path, vg::KernelAbi::kLinux32);
+    const std::uint64_t length = vg::count_kernel_path(path).instructions;
+    json r = run_json({"--timer-tick=0", "-e", kAllInstructions + ":k", "-e", kAllInstructions + ":u", i386, "1000"});
+    EXPECT_GE(r["syscalls"].get<std::uint64_t>(), 10u);
+    EXPECT_NE(length, kKernelPathLength);
+    EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 0)), length * r["syscalls"].get<std::uint64_t>());
     EXPECT_EQ(static_cast<std::uint64_t>(value_of(r, 1)), r["instructions"].get<std::uint64_t>());
 }
 
