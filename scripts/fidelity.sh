@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The fidelity suite (doc/fidelity.md): small x86-64 kernels, one per instruction form and memory
 # pattern (tests/fidelity/*.S), measured as a user would, by a PAPI program under netburst-run on each emulated
-# model, and compared with real Pentium 4 figures (tests/fidelity/measured.tsv). Then Sprunt's fp_add_latency as
-# real programs (x87 and SSE; single thread, two threads with --ht, two processes), reported beside the paper.
+# model, and compared with real Pentium 4 figures (tests/fidelity/measured.tsv). The same kernels built as an i386
+# program (gcc -m32) run the forms in 32-bit mode, as InstLatX86 measured them, against the same figures; forms
+# with a 64-bit operand are left out of that run. Then Sprunt's fp_add_latency as real programs (x87 and SSE;
+# single thread, two threads with --ht, two processes), reported beside the paper.
 #
-#   scripts/fidelity.sh [-b BUILD] [-m MODELS] [-n "N1 N2 ..."] [-p "P1 P2 ..."] [-o PAGE] [-s] [-V OPT] [ID...]
+#   scripts/fidelity.sh [-b BUILD] [-m MODELS] [-w WIDTHS] [-n "N1 N2 ..."] [-p "P1 P2 ..."] [-o PAGE] [-s] [-V OPT] [ID...]
 #     -b BUILD   the build directory: netburst-run and PAPI (default: build)
 #     -m MODELS  comma-separated emulated models (default: 2,4)
+#     -w WIDTHS  the programs: 64 (x86-64), 32 (i386) or 64,32 (default: 64,32); a 32-bit result's model is
+#                written M/i386 (in tests/fidelity/known-deviations.txt too)
 #     -n COUNTS  loop iterations of the measurements that are differenced, in increasing order (default:
 #                "40 120 200"); the figure compared is between the first and the last
 #     -p PADS    sizes in bytes of an environment variable the driver runs with, one run per size and model,
@@ -15,6 +19,9 @@
 #     -s         strict: a form on tests/fidelity/known-deviations.txt that now passes fails the run too
 #     -V OPT     pass OPT to Valgrind (e.g. --vex-iropt-level=0); a diagnosis run: no page, no Sprunt
 #     ID...      only these kernels (no page, no Sprunt)
+#
+# The i386 program counts through the emulator's MSR channel itself (tests/fidelity/driver.c, FIDELITY_CLIENT), as
+# there is no 32-bit libpapi to link: the same event as PAPI_TOT_CYC, on the same counter.
 #
 # A form fails when the model is off the measured figure by more than 15 %, or by more than 0.3 cycles for
 # figures under 2 cycles. It fails too when its figure moves with the run or the layout: with three counts or
@@ -27,21 +34,23 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=build
 models=2,4
+widths=64,32
 counts="40 120 200"
 pads="0 100 1000"
 page=$top/doc/fidelity.md
 strict=0
 vgopt=
-while getopts "b:m:n:p:o:sV:h" opt; do
+while getopts "b:m:w:n:p:o:sV:h" opt; do
   case $opt in
     b) build=$OPTARG ;;
     m) models=$OPTARG ;;
+    w) widths=$OPTARG ;;
     n) counts=$OPTARG ;;
     p) pads=$OPTARG ;;
     o) page=$OPTARG ;;
     s) strict=1 ;;
     V) vgopt=$OPTARG ;;
-    *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -66,6 +75,19 @@ cc=${CC:-cc}
 "$cc" -O2 -no-pie -I"$papi" -I"$fid" -o "$out/fidelity-driver" "$fid/driver.c" "$fid"/int.S "$fid"/fp.S \
   "$fid"/simd.S "$fid"/mem.S -L"$papi" -lpapi -Wl,-rpath,"$papi"
 "$cc" -O2 -pthread -o "$out/sprunt-fp-add" "$fid/sprunt_fp_add.c"
+# The i386 build of the same kernels: kernel.inc gives them the mode's registers and addressing.
+IFS=, read -r -a width_list <<<"$widths"
+for w in "${width_list[@]}"; do
+  case $w in
+    64) ;;
+    32) if ! "$cc" -m32 -O2 -no-pie -DFIDELITY_CLIENT -I"$top" -I"$fid" -o "$out/fidelity-driver-i386" \
+           "$fid/driver.c" "$fid"/int.S "$fid"/fp.S "$fid"/simd.S "$fid"/mem.S; then
+          echo "fidelity: $cc -m32 cannot build the i386 driver (gcc-multilib, libc6-dev-i386: scripts/install-deps.sh)" >&2
+          exit 2
+        fi ;;
+    *) echo "fidelity: -w takes 64, 32 or 64,32" >&2; exit 2 ;;
+  esac
+done
 
 # --- measure: one run of the driver per model and environment size, side by side ----------------------------------
 start=$(date +%s)
@@ -74,15 +96,27 @@ read -r -a pad_list <<<"$pads"
 [ ${#pad_list[@]} -gt 0 ] || { echo "fidelity: -p needs at least one size" >&2; exit 2; }
 vg=()
 [ -n "$vgopt" ] && vg=(--valgrind-option "$vgopt")
+# Variants: the model, and the model's i386 run as M/i386 (files: model2.pad0.tsv, model2-i386.pad0.tsv).
+variants=()
+for m in "${model_list[@]}"; do
+  for w in "${width_list[@]}"; do
+    if [ "$w" = 64 ]; then variants+=("$m"); else variants+=("$m/i386"); fi
+  done
+done
+file_of() { echo "model${1/\//-}"; }
 pids=()
 runs=()
-for m in "${model_list[@]}"; do
+for v in "${variants[@]}"; do
+  m=${v%%/*}
+  driver=$out/fidelity-driver
+  [ "$v" = "$m" ] || driver=$out/fidelity-driver-i386
+  f=$(file_of "$v")
   for p in "${pad_list[@]}"; do
     # FIDELITY_PAD: p bytes more of environment, so the stack starts p bytes (rounded) lower.
-    FIDELITY_PAD=$(printf "%${p}s" "" | tr ' ' x) "$run" --model "$m" "${vg[@]}" -- "$out/fidelity-driver" \
-      -n $counts "${ids[@]}" >"$work/model$m.pad$p.tsv" 2>"$work/model$m.pad$p.err" &
+    FIDELITY_PAD=$(printf "%${p}s" "" | tr ' ' x) "$run" --model "$m" --no-64-bit-note "${vg[@]}" -- "$driver" \
+      -n $counts "${ids[@]}" >"$work/$f.pad$p.tsv" 2>"$work/$f.pad$p.err" &
     pids+=($!)
-    runs+=("model $m, environment +$p bytes")
+    runs+=("model $v, environment +$p bytes")
   done
 done
 # Each run waited for by its own pid, so that a failure names its run and exit status.
@@ -95,21 +129,22 @@ for i in "${!pids[@]}"; do
     status=1
   fi
 done
-for m in "${model_list[@]}"; do
+for v in "${variants[@]}"; do
+  f=$(file_of "$v")
   for p in "${pad_list[@]}"; do
-    if [ ! -s "$work/model$m.pad$p.tsv" ]; then
-      echo "fidelity: the driver produced nothing on model $m (environment +$p bytes):" >&2
-      cat "$work/model$m.pad$p.err" >&2; exit 2
+    if [ ! -s "$work/$f.pad$p.tsv" ]; then
+      echo "fidelity: the driver produced nothing on model $v (environment +$p bytes):" >&2
+      cat "$work/$f.pad$p.err" >&2; exit 2
     fi
   done
-  cp "$work/model$m.pad${pad_list[0]}.tsv" "$work/model$m.tsv"
+  cp "$work/$f.pad${pad_list[0]}.tsv" "$work/$f.tsv"
 done
 [ $status -eq 0 ] || { echo "fidelity: a driver run failed" >&2; cat "$work"/model*.err >&2; exit 2; }
 
 # --- compare ----------------------------------------------------------------------------------------------------
 # rows: model id kind value text -> judged against measured.tsv and known-deviations.txt
-for m in "${model_list[@]}"; do awk -v m="$m" -F'\t' '{ print m "\t" $0 }' "$work/model$m.tsv"; done >"$work/results.tsv"
-export FID_MODELS=$models
+for v in "${variants[@]}"; do awk -v m="$v" -F'\t' '{ print m "\t" $0 }' "$work/$(file_of "$v").tsv"; done >"$work/results.tsv"
+export FID_MODELS=$(IFS=,; echo "${variants[*]}")
 awk -F'\t' -v strict=$strict -v report="$work/report.tsv" '
   FILENAME ~ /measured.tsv$/ { if ($0 ~ /^#/ || NF < 5) next; k = $1 SUBSEP $2 SUBSEP $3
                                meas[k] = $4; src[k] = $5; note[k] = $6; next }
@@ -117,6 +152,19 @@ awk -F'\t' -v strict=$strict -v report="$work/report.tsv" '
                                        known[k] = $4; next }
   {
     m = $1; id = $2; kind = $3; v = $4; text = $5; k = id SUBSEP kind SUBSEP m; seen[k] = 1
+    # a 32-bit result (model M/i386) is judged against model M figures, and listed as M/i386
+    base = m; sub(/\/.*/, "", base); mk = id SUBSEP kind SUBSEP base
+    if (mk in meas) { meas[k] = meas[mk]; src[k] = src[mk]; note[k] = note[mk] }
+    # Fewer registers, fewer chains: a throughput kernel whose copies read their destination runs at no less than
+    # latency / chains per copy. Where that bound is above the measured figure, the chains and not the form
+    # limit the kernel.
+    chain_note = ""
+    if (kind == "tput" && match(text, /\([0-9]+ chains\)/)) {
+      nch = substr(text, RSTART + 1, RLENGTH - 9) + 0; lk = id SUBSEP "lat" SUBSEP base
+      if ((lk in meas) && meas[lk] != "-" && (mk in meas) && meas[mk] != "-" && meas[lk] / nch > meas[mk] + 0.005)
+        chain_note = sprintf("chain-bound: latency %s over %d chains is %.2f per copy, above the measured %s", \
+                             meas[lk], nch, meas[lk] / nch, meas[mk])
+    }
     if (!(k in meas) || meas[k] == "-") {
       status = "report"; err = ""; mv = (k in meas) ? "-" : "none"
       why = (k in meas) ? note[k] : "no measurement for this model"
@@ -127,6 +175,7 @@ awk -F'\t' -v strict=$strict -v report="$work/report.tsv" '
       if (ad <= tol) { status = (k in known) ? "stale" : "ok"; why = (k in known) ? known[k] : "" }
       else { status = (k in known) ? "open" : "FAIL"; why = (k in known) ? known[k] : "" }
     }
+    if (chain_note != "") why = why (why == "" ? "" : "; ") chain_note
     counts[status]++
     if (status == "FAIL") failed = 1
     if (status == "stale" && strict) failed = 1
@@ -145,6 +194,24 @@ printf '%-5s %-20s %-4s %9s %9s %7s  %s\n' model form kind model measured error 
 awk -F'\t' '{ printf "%-5s %-20s %-4s %9s %9s %7s  %s%s\n", $1, $2, $3, $5, $6, $7, $8, \
   ($8 == "open" ? "" : ($8 == "stale" ? " (passes now: remove it from tests/fidelity/known-deviations.txt)" : \
   ($8 == "FAIL" ? " (not on tests/fidelity/known-deviations.txt)" : ""))) }' "$work/report.tsv"
+# The 32-bit program beside the 64-bit one: the forms it leaves out, and the forms whose two figures differ by more
+# than the tolerance (scripts/fidelity.sh's, taken around the 64-bit figure).
+twins=
+twin_diffs=
+: >"$work/only64.tsv"
+if [ -n "$(awk -F'\t' '$1 ~ /\/i386$/ { print; exit }' "$work/report.tsv")" ]; then
+  twins=1
+  m0=${model_list[0]}
+  awk -F'\t' -v m="$m0" '$1 == m "/i386" { has[$2 SUBSEP $3] = 1; next }
+    $1 == m && !(($2 SUBSEP $3) in has) { print $2 "\t" $3 }' <(grep -P "^$m0/i386\t" "$work/report.tsv") \
+    "$work/report.tsv" >"$work/only64.tsv"
+  twin_diffs=$(awk -F'\t' '$1 ~ /\/i386$/ { b = $1; sub(/\/.*/, "", b); v32[b SUBSEP $2 SUBSEP $3] = $5; next }
+    { k = $1 SUBSEP $2 SUBSEP $3; if (k in v32) { d = v32[k] - $5; ad = d < 0 ? -d : d; tol = $5 < 2 ? 0.3 : 0.15 * $5
+        if (ad > tol) printf "%smodel %s `%s` %s: %.2f in 32-bit mode, %.2f in 64-bit mode", (n++ ? "; " : ""), $1, $2, $3, v32[k], $5 } }' \
+    <(grep -P "/i386\t" "$work/report.tsv") <(grep -vP "/i386\t" "$work/report.tsv"))
+  echo "32-bit program: left out (64-bit operands): $(cut -f1,2 "$work/only64.tsv" | tr '\t\n' ' ,' | sed 's/,$//; s/,/, /g')"
+  echo "32-bit and 64-bit figures apart by more than the tolerance: ${twin_diffs:-none}"
+fi
 summary=$(awk -F'\t' '{ c[$1 " " $8]++; m[$1] = 1 }
   END { for (x in m) { printf "model %s: %d ok, %d open gaps, %d failing, %d passing but listed, %d report only\n", x, \
         c[x " ok"], c[x " open"], c[x " FAIL"], c[x " stale"], c[x " report"] } }' "$work/report.tsv" | sort)
@@ -156,9 +223,9 @@ echo "$summary"
 spread_summary=
 num_counts=$(wc -w <<<"$counts")
 if [ "$num_counts" -ge 3 ]; then
-  for m in "${model_list[@]}"; do
+  for v in "${variants[@]}"; do
     for p in "${pad_list[@]}"; do
-      awk -F'\t' -v m="$m" -v p="$p" '{ print m "\t" p "\t" $1 "\t" $2 "\t" $5 }' "$work/model$m.pad$p.tsv"
+      awk -F'\t' -v m="$v" -v p="$p" '{ print m "\t" p "\t" $1 "\t" $2 "\t" $5 }' "$work/$(file_of "$v").pad$p.tsv"
     done
   done >"$work/steps.tsv"
   : >"$work/spread.tsv"
@@ -200,7 +267,7 @@ kernel_seconds=$(( $(date +%s) - start ))
 sprunt() {  # sprunt ISA MODE HT -> uops per cycle
   local isa=$1 mode=$2 ht=$3 n u1 c1 u2 c2
   for n in 20000 60000; do
-    "$run" --model 2 $ht --cpu-wide --json -o "$work/sprunt.json" -e uops_retired:NBOGUS -e PAPI_TOT_CYC -- \
+    "$run" --model 2 --no-64-bit-note $ht --cpu-wide --json -o "$work/sprunt.json" -e uops_retired:NBOGUS -e PAPI_TOT_CYC -- \
       "$out/sprunt-fp-add" "$isa" "$mode" $n >/dev/null
     awk -v n=$n '
       /"event": "uops_retired:NBOGUS"/ { e = "u" } /"event": "PAPI_TOT_CYC"/ { e = "c" }
@@ -253,21 +320,62 @@ if [ "$page" != - ]; then
       echo "$spread_summary" | sed 's/^/- /'
       echo
     fi
+    if [ -n "$twins" ]; then
+      echo "### The 32-bit program"
+      echo
+      echo "The same kernels are built as an i386 program (\`gcc -m32\`) and run under the same models, as InstLatX86"
+      echo "measured its 32-bit forms: in 32-bit mode, with the loop counter and pointers 32 bits wide and one-byte"
+      echo "\`inc\`/\`dec\`. It counts the same event as \`PAPI_TOT_CYC\` through the emulator's MSR channel itself, as"
+      echo "there is no 32-bit libpapi to link (\`tests/fidelity/driver.c\`, \`FIDELITY_CLIENT\`). The tables give its"
+      echo "figure beside the 64-bit program's, judged against the same measurement and tolerance; its known deviations"
+      echo "are listed with the model written \`M/i386\`. Left out, by rule, are the forms with a 64-bit operand (their"
+      echo "text names r64), which 32-bit mode does not have: $(awk -F'\t' '{ printf "%s`%s` %s", (NR > 1 ? ", " : ""), $1, $2 }' "$work/only64.tsv")."
+      echo
+      echo "32-bit mode has 6 general registers besides the stack pointer and 8 XMM registers, and \`%edi\` holds the"
+      echo "loop counter: a throughput kernel rotates over 4 or 5 general registers (13 in 64-bit mode) or 7 XMM"
+      echo "registers (15), and the text says how many chains it has where the form reads its destination. Such a"
+      echo "kernel runs at no less than latency / chains per copy; where that bound is above the measured figure, the"
+      echo "status says \"chain-bound\" (InstLatX86's 32-bit runs had the same registers)."
+      echo
+      echo "Where the two programs' figures differ by more than the tolerance: ${twin_diffs:-none}."
+      echo
+    fi
     for m in "${model_list[@]}"; do
       case $m in 2) name="Northwood (model 2), measured on a Pentium 4 2.80 GHz F/2/9";;
                  4) name="Prescott (model 4), measured on a Celeron D 2.53 GHz F/4/1 (64-bit forms: Pentium 4 3.20 GHz F/4/3)";;
                  *) name="model $m";; esac
       echo "## $name"
       echo
-      echo "| form | kind | model | measured | error | status | source |"
-      echo "|---|---|---:|---:|---:|---|---|"
-      awk -F'\t' -v m="$m" '$1 == m {
-        st = $8; why = $10; gsub(/\|/, "\\|", why)
-        if (st == "open") st = "open gap: " why
-        else if (st == "stale") st = "passes, listed: " why
-        else if (st == "report") st = "report" (why == "" ? "" : ": " why)
-        src = $9; gsub(/\|/, "\\|", src)
-        printf "| `%s` %s | %s | %s | %s | %s | %s | %s |\n", $2, $4, $3, $5, $6, $7, st, src }' "$work/report.tsv"
+      if [ -n "$twins" ]; then
+        echo "| form | kind | measured | 64-bit | error | status | 32-bit | error | status | source |"
+        echo "|---|---|---:|---:|---:|---|---:|---:|---|---|"
+      else
+        echo "| form | kind | model | measured | error | status | source |"
+        echo "|---|---|---:|---:|---:|---|---|"
+      fi
+      awk -F'\t' -v m="$m" -v twins="$twins" '
+        function status(st, why) {
+          gsub(/\|/, "\\|", why)
+          if (st == "open") return "open gap: " why
+          if (st == "stale") return "passes, listed: " why
+          if (st == "report") return "report" (why == "" ? "" : ": " why)
+          return st (why == "" ? "" : ": " why)
+        }
+        $1 == m "/i386" { k = $2 SUBSEP $3; v32[k] = $5; e32[k] = $7; s32[k] = status($8, $10); next }
+        $1 == m { n++; row[n] = $0 }
+        END {
+          for (i = 1; i <= n; ++i) {
+            split(row[i], f, "\t"); k = f[2] SUBSEP f[3]; src = f[9]; gsub(/\|/, "\\|", src)
+            if (twins == "")
+              printf "| `%s` %s | %s | %s | %s | %s | %s | %s |\n", f[2], f[4], f[3], f[5], f[6], f[7], status(f[8], f[10]), src
+            else if (k in v32)
+              printf "| `%s` %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[2], f[4], f[3], f[6], f[5], f[7], \
+                status(f[8], f[10]), v32[k], e32[k], s32[k], src
+            else
+              printf "| `%s` %s | %s | %s | %s | %s | %s | | | 64-bit form | %s |\n", f[2], f[4], f[3], f[6], f[5], f[7], \
+                status(f[8], f[10]), src
+          }
+        }' "$work/report.tsv"
       echo
     done
     echo "## Sprunt's fp_add_latency as real programs"

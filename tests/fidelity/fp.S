@@ -50,7 +50,7 @@
         DONE
 .endm
 .macro SSE_TPUT id, text, init, op
-        KERNEL \id, tput, "\text"
+        KERNEL \id, tput, "\text", COPIES_X, CHAINS_X
         \init
         LOOP
         ROTX \op
@@ -114,18 +114,19 @@
         cvtsi2sd %eax, %xmm1
         .endr
         DONE
-        KERNEL cvtsi2sd, tput, "cvtsi2sd xmm, r32"
+        # cvtsi2sd writes the low lane and keeps the high one: each register is a chain
+        KERNEL cvtsi2sd, tput, "cvtsi2sd xmm, r32", COPIES_X, CHAINS_X
         XMM_ONES_PD
         mov $1, %eax
         LOOP
-        .irp r, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1
+        .irp r, ROT_X
         cvtsi2sd %eax, %xmm\r
         .endr
         DONE
-        KERNEL cvttsd2si, tput, "cvttsd2si r32, xmm"
+        KERNEL cvttsd2si, tput, "cvttsd2si r32, xmm", COPIES_G
         XMM_ONES_PD
         LOOP
-        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        .irp r, ROT_G
         cvttsd2si %xmm0, \r
         .endr
         DONE

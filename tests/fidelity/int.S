@@ -5,38 +5,38 @@
 
 # --- ALU -------------------------------------------------------------------------------------------------------
         CHAIN add_r32, "add r32, r32", add %ecx, %eax
-        KERNEL add_r32, tput, "add r32, r32"
+        KERNEL add_r32, tput, "add r32, r32", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 add, %eax
         DONE
         CHAIN add_r32_imm8, "add r32, imm8", add $3, %eax
         # Immediates wider than a trace-cache slot holds (CoreConfig::tc_imm_bits): two delivery slots
-        KERNEL add_r32_imm_4000, tput, "add r32, 0x4000"
+        KERNEL add_r32_imm_4000, tput, "add r32, 0x4000", COPIES_G, CHAINS_G
         GPRS1
         LOOP
-        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        .irp r, ROT_G
         add $0x4000, \r
         .endr
         DONE
-        KERNEL add_r32_imm_8000, tput, "add r32, 0x8000"
+        KERNEL add_r32_imm_8000, tput, "add r32, 0x8000", COPIES_G, CHAINS_G
         GPRS1
         LOOP
-        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        .irp r, ROT_G
         add $0x8000, \r
         .endr
         DONE
-        KERNEL add_r32_imm_10000, tput, "add r32, 0x10000"
+        KERNEL add_r32_imm_10000, tput, "add r32, 0x10000", COPIES_G, CHAINS_G
         GPRS1
         LOOP
-        .irp r, %ebx,%ecx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%ecx,%edx
+        .irp r, ROT_G
         add $0x10000, \r
         .endr
         DONE
         CHAIN add_r64, "add r64, r64", add %rcx, %rax
         CHAIN sub_r32, "sub r32, r32 (different registers)", sub %ecx, %eax
         CHAIN and_r32, "and r32, r32 (different registers)", and %ecx, %eax
-        KERNEL and_r32, tput, "and r32, r32 (different registers)"
+        KERNEL and_r32, tput, "and r32, r32 (different registers)", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 and, %eax
@@ -44,7 +44,7 @@
         CHAIN or_r32, "or r32, r32 (different registers)", or %ecx, %eax
         CHAIN xor_r32, "xor r32, r32 (different registers)", xor %ecx, %eax
         CHAIN inc_r32, "inc r32", inc %eax
-        KERNEL inc_r32, tput, "inc r32"
+        KERNEL inc_r32, tput, "inc r32", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_1 inc
@@ -63,7 +63,7 @@
 
 # --- extensions -------------------------------------------------------------------------------------------------
         CHAIN movzx_r32_r8, "movzx r32, r8", movzbl %al, %eax
-        KERNEL movzx_r32_r8, tput, "movzx r32, r8"
+        KERNEL movzx_r32_r8, tput, "movzx r32, r8", COPIES_G
         GPRS1
         LOOP
         ROTG_32 movzbl, %al
@@ -71,7 +71,10 @@
         CHAIN movzx_r32_r16, "movzx r32, r16", movzwl %ax, %eax
         CHAIN movsx_r32_r8, "movsx r32, r8", movsbl %al, %eax
         CHAIN movsx_r32_r16, "movsx r32, r16", movswl %ax, %eax
+        # 32-bit mode has no movsxd (its opcode is arpl there): the one form the i386 build cannot even assemble
+#ifndef __i386__
         CHAIN movsxd_r64_r32, "movsxd r64, r32", movslq %eax, %rax
+#endif
 
 # --- flag consumers ---------------------------------------------------------------------------------------------
         # adc/sbb: the chain runs through the destination and the carry flag
@@ -82,29 +85,30 @@
         # as InstLatX86's L tests do (they print "diff. reg. set" where that cannot be, and SBB "r1_32, r2_32" as
         # the exception); the tput kernel's copies rewrite each destination from another register.
         CHAIN cmovnz_r32, "cmovnz r32, r32", cmovnz %eax, %eax
-        KERNEL cmovnz_r32, tput, "cmovnz r32, r32"
+        KERNEL cmovnz_r32, tput, "cmovnz r32, r32", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 cmovnz, %eax
         DONE
         CHAIN cmovnz_r64, "cmovnz r64, r64", cmovnz %rax, %rax
-        KERNEL setc_r8, tput, "setc r8"
+        # setc writes a byte of its register and keeps the rest: each register is a chain
+        KERNEL setc_r8, tput, "setc r8", COPIES_B, CHAINS_B
         GPRS1
         LOOP
-        .irp r, %bl,%cl,%dl,%sil,%bpl,%r8b,%r9b,%r10b,%r11b,%r12b,%r13b,%r14b,%r15b,%bl,%cl,%dl
+        .irp r, ROT_B
         setc \r
         .endr
         DONE
 
 # --- shifts and rotates -----------------------------------------------------------------------------------------
         CHAIN shl_r32_1, "shl r32, 1", shl $1, %eax
-        KERNEL shl_r32_1, tput, "shl r32, 1"
+        KERNEL shl_r32_1, tput, "shl r32, 1", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 shl, $1
         DONE
         CHAIN shl_r32_imm, "shl r32, imm8", shl $3, %eax
-        KERNEL shl_r32_imm, tput, "shl r32, imm8"
+        KERNEL shl_r32_imm, tput, "shl r32, imm8", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 shl, $3
@@ -112,7 +116,7 @@
         CHAIN shr_r32_imm, "shr r32, imm8", shr $3, %eax
         CHAIN sar_r32_imm, "sar r32, imm8", sar $3, %eax
         CHAIN rol_r32_imm, "rol r32, imm8", rol $3, %eax
-        KERNEL rol_r32_imm, tput, "rol r32, imm8"
+        KERNEL rol_r32_imm, tput, "rol r32, imm8", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 rol, $3
@@ -120,10 +124,10 @@
         CHAIN ror_r32_imm, "ror r32, imm8", ror $3, %eax
         # cl = 1 (GPRS1)
         CHAIN shl_r32_cl, "shl r32, cl", shl %cl, %eax
-        KERNEL shl_r32_cl, tput, "shl r32, cl"
+        KERNEL shl_r32_cl, tput, "shl r32, cl", COPIES_G_NOCX, CHAINS_G_NOCX
         GPRS1
         LOOP
-        .irp r, %ebx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%edx,%esi,%ebp
+        .irp r, ROT_G_NOCX
         shl %cl, \r
         .endr
         DONE
@@ -135,10 +139,10 @@
         CHAIN shrd_r32_imm, "shrd r32, r32, imm8", shrd $3, %ecx, %eax
         CHAIN shl_r64_imm, "shl r64, imm8", shl $3, %rax
         CHAIN shr_r64_imm, "shr r64, imm8", shr $3, %rax
-        KERNEL shr_r64_imm, tput, "shr r64, imm8"
+        KERNEL shr_r64_imm, tput, "shr r64, imm8", COPIES_G, CHAINS_G
         GPRS1
         LOOP
-        .irp r, %rbx,%rcx,%rdx,%rsi,%rbp,%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15,%rbx,%rcx,%rdx
+        .irp r, ROT_G64
         shr $3, \r
         .endr
         DONE
@@ -147,34 +151,34 @@
         CHAIN shl_r64_cl, "shl r64, cl", shl %cl, %rax
         CHAIN shr_r64_cl, "shr r64, cl", shr %cl, %rax
         CHAIN shld_r64_imm, "shld r64, r64, imm8", shld $3, %rdx, %rax
-        KERNEL shld_r64_imm, tput, "shld r64, r64, imm8"
+        KERNEL shld_r64_imm, tput, "shld r64, r64, imm8", COPIES_G64_NODX
         GPRS1
         LOOP
-        .irp r, %rbx,%rcx,%rsi,%rbp,%r8,%r9,%r10,%r11,%r12,%r13,%r14,%r15,%rbx,%rcx,%rsi,%rbp
+        .irp r, ROT_G64_NODX
         shld $3, %rdx, \r
         .endr
         DONE
         CHAIN shld_r64_cl, "shld r64, r64, cl", shld %cl, %rdx, %rax
 
-# --- lea ---------------------------------------------------------------------------------------------------------
-        CHAIN lea_bi, "lea r32, [r64+r64]", lea (%rax,%rcx), %eax
-        KERNEL lea_bi, tput, "lea r32, [r64+r64]"
+# --- lea: the address is as wide as the mode, r64 in 64-bit mode and r32 in 32-bit mode (the text says r) ---------------------------------------------------------------------------------------------------------
+        CHAIN lea_bi, "lea r32, [r+r]", lea (%rax,%rcx), %eax
+        KERNEL lea_bi, tput, "lea r32, [r+r]", COPIES_G_NOACX
         GPRS1
         LOOP
-        .irp r, %ebx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%edx,%esi,%ebp
+        .irp r, ROT_G_NOACX
         lea (%rax,%rcx), \r
         .endr
         DONE
-        CHAIN lea_bid8, "lea r32, [r64+r64+disp8]", lea 8(%rax,%rcx), %eax
-        CHAIN lea_bs8, "lea r32, [r64+r64*8]", lea (%rax,%rcx,8), %eax
-        KERNEL lea_bs8, tput, "lea r32, [r64+r64*8]"
+        CHAIN lea_bid8, "lea r32, [r+r+disp8]", lea 8(%rax,%rcx), %eax
+        CHAIN lea_bs8, "lea r32, [r+r*8]", lea (%rax,%rcx,8), %eax
+        KERNEL lea_bs8, tput, "lea r32, [r+r*8]", COPIES_G_NOACX
         GPRS1
         LOOP
-        .irp r, %ebx,%edx,%esi,%ebp,%r8d,%r9d,%r10d,%r11d,%r12d,%r13d,%r14d,%r15d,%ebx,%edx,%esi,%ebp
+        .irp r, ROT_G_NOACX
         lea (%rax,%rcx,8), \r
         .endr
         DONE
-        CHAIN lea_bs8d8, "lea r32, [r64+r64*8+disp8]", lea 8(%rax,%rcx,8), %eax
+        CHAIN lea_bs8d8, "lea r32, [r+r*8+disp8]", lea 8(%rax,%rcx,8), %eax
         CHAIN lea64_bi, "lea r64, [r64+r64]", lea (%rax,%rcx), %rax
 
 # --- bit scans, bswap ---------------------------------------------------------------------------------------------
@@ -197,13 +201,13 @@
         or %ecx, %eax
         .endr
         DONE
-        KERNEL bsf_r32, tput, "bsf r32, r32"
+        KERNEL bsf_r32, tput, "bsf r32, r32", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 bsf, %eax
         DONE
         CHAIN bswap_r32, "bswap r32", bswap %eax
-        KERNEL bswap_r32, tput, "bswap r32"
+        KERNEL bswap_r32, tput, "bswap r32", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_1 bswap
@@ -212,7 +216,7 @@
 
 # --- multiply ----------------------------------------------------------------------------------------------------
         CHAIN imul_r32, "imul r32, r32", imul %ecx, %eax
-        KERNEL imul_r32, tput, "imul r32, r32"
+        KERNEL imul_r32, tput, "imul r32, r32", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_32 imul, %eax
@@ -220,7 +224,7 @@
         CHAIN imul_r32_imm8, "imul r32, r32, imm8", imul $3, %eax, %eax
         CHAIN imul_r16, "imul r16, r16", imul %cx, %ax
         CHAIN imul_r64, "imul r64, r64", imul %rcx, %rax
-        KERNEL imul_r64, tput, "imul r64, r64"
+        KERNEL imul_r64, tput, "imul r64, r64", COPIES_G, CHAINS_G
         GPRS1
         LOOP
         ROTG_64 imul, %rax

@@ -6,7 +6,7 @@
 
 .macro CHASE id, text, start, insn:vararg
         KERNEL \id, lat, "\text"
-        mov \start(%rip), %rax
+        mov GLOBAL(\start), %rax
         LOOP
         .rept 16
         \insn
@@ -20,13 +20,13 @@
         # page of a 256 KB area that is in no cache (driver.c). However late it starts, the chain must run at the L1
         # latency.
         KERNEL load_r32_after_miss, lat, "mov r32, [m32] (L1 hit, pointer chase begun by a load that misses)"
-        mov fid_p_cold(%rip), %rdx
+        mov GLOBAL(fid_p_cold), %rdx
         mov (%rdx), %eax
         add $4096, %rdx
-        cmp fid_p_cold_end(%rip), %rdx
+        cmp GLOBAL(fid_p_cold_end), %rdx
         jb 1f
         sub $262144, %rdx
-1:      mov %rdx, fid_p_cold(%rip)
+1:      mov %rdx, GLOBAL(fid_p_cold)
         LOOP
         .rept 16
         mov (%rax), %eax
@@ -42,31 +42,31 @@
         # whole ring ago and have left the L1. Started at the ring's head, a call would find in the L1 the lines a
         # longer call before it read last, and the figure would depend on the lengths of the calls before.
         KERNEL l2_latency, lat, "pointer chase, random 128-byte slots of a 128 KB ring (L2 hit)"
-        mov fid_p_l2(%rip), %rax
+        mov GLOBAL(fid_p_l2), %rax
         LOOP
         .rept 16
         mov (%rax), %eax
         .endr
-        DONE mov %rax, fid_p_l2(%rip)
+        DONE mov %rax, GLOBAL(fid_p_l2)
         # Each call goes on from where the last one stopped (fid_p_mem is moved on), as InstLat's chase does: at
         # the driver's default lengths the calls together read 12 MB of the 16 MB ring, so every load is to a line
         # no earlier call brought in. Started at the ring's head, a call would find the lines of the call before it
         # in a 2 MB L2, and the difference of two runs would mix misses and hits.
         KERNEL mem_latency, lat, "pointer chase, 1 KB stride through a 16 MB ring (memory)"
-        mov fid_p_mem(%rip), %rax
+        mov GLOBAL(fid_p_mem), %rax
         LOOP
         .rept 16
         mov (%rax), %eax
         .endr
-        DONE mov %rax, fid_p_mem(%rip)
+        DONE mov %rax, GLOBAL(fid_p_mem)
 
-        KERNEL load_r32, tput, "mov r32, [m32]"
-        mov fid_p_self(%rip), %rax
+        KERNEL load_r32, tput, "mov r32, [m32]", COPIES_G
+        mov GLOBAL(fid_p_self), %rax
         LOOP
         ROTG_32 mov, (%rax)
         DONE
         KERNEL store_r32, tput, "mov [m32], r32"
-        mov fid_p_self(%rip), %rsi
+        mov GLOBAL(fid_p_self), %rsi
         add $64, %rsi
         LOOP
         .rept 16
@@ -74,30 +74,30 @@
         .endr
         DONE
         KERNEL movsd_load, tput, "movsd xmm, [m64]"
-        mov fid_p_self(%rip), %rax
+        mov GLOBAL(fid_p_self), %rax
         LOOP
-        .irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+        .irp r, ROT_X_ALL
         movsd (%rax), %xmm\r
         .endr
         DONE
         KERNEL movaps_load, tput, "movaps xmm, [m128]"
-        mov fid_p_self(%rip), %rax
+        mov GLOBAL(fid_p_self), %rax
         LOOP
-        .irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+        .irp r, ROT_X_ALL
         movaps (%rax), %xmm\r
         .endr
         DONE
         KERNEL movups_load_u4, tput, "movups xmm, [m128+4]"
-        mov fid_p_self(%rip), %rax
+        mov GLOBAL(fid_p_self), %rax
         LOOP
-        .irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+        .irp r, ROT_X_ALL
         movups 4(%rax), %xmm\r
         .endr
         DONE
 
 # --- store forwarding ---------------------------------------------------------------------------------------------
         KERNEL add_m32_r32, lat, "add [m32], r32 (store-forwarded read-modify-write)"
-        mov fid_p_self(%rip), %rsi
+        mov GLOBAL(fid_p_self), %rsi
         add $128, %rsi
         mov $1, %ecx
         LOOP
@@ -105,35 +105,51 @@
         add %ecx, (%rsi)
         .endr
         DONE
-.macro SF_PAIR id, text, store, load
-        KERNEL \id, lat, "\text", 8
-        mov fid_p_self(%rip), %rsi
+# SF_PAIR id, text, store, src, load, dst[, offset]: `store src, (%rsi)` then `load offset(%rsi), dst`, 8 times.
+.macro SF_SETUP
+        mov GLOBAL(fid_p_self), %rsi
         add $192, %rsi
         XMM_ONES_PD
-        movq fid_ones_pd(%rip), %mm1
+        movq GLOBAL(fid_ones_pd), %mm1
         mov $1, %eax
+.endm
+.macro SF_PAIR id, text, store, src, load, dst, offset
+        KERNEL \id, lat, "\text", 8
+        SF_SETUP
         LOOP
         .rept 8
-        \store
-        \load
+        \store \src, (%rsi)
+        \load \offset(%rsi), \dst
         .endr
         DONE emms
 .endm
-        SF_PAIR mov_sf_pair, "mov [m32], r32 + mov r32, [m32] (forwarded)", "mov %eax, (%rsi)", "mov (%rsi), %eax"
-        SF_PAIR push_pop, "push r64 + pop r64", "push %rax", "pop %rax"
-        SF_PAIR movsd_sf_pair, "movsd [m64], xmm + movsd xmm, [m64] (forwarded)", "movsd %xmm1, (%rsi)", "movsd (%rsi), %xmm1"
-        SF_PAIR movaps_sf_pair, "movaps [m128], xmm + movaps xmm, [m128] (forwarded)", "movaps %xmm1, (%rsi)", "movaps (%rsi), %xmm1"
-        SF_PAIR movdqa_sf_pair, "movdqa [m128], xmm + movdqa xmm, [m128] (forwarded)", "movdqa %xmm1, (%rsi)", "movdqa (%rsi), %xmm1"
-        SF_PAIR movq_mm_sf_pair, "movq [m64], mm + movq mm, [m64] (forwarded)", "movq %mm1, (%rsi)", "movq (%rsi), %mm1"
+        SF_PAIR mov_sf_pair, "mov [m32], r32 + mov r32, [m32] (forwarded)", mov, %eax, mov, %eax
+        # the stack's width: r64 in 64-bit mode, r32 in 32-bit mode
+#ifdef __i386__
+        KERNEL push_pop, lat, "push r32 + pop r32", 8
+#else
+        KERNEL push_pop, lat, "push r64 + pop r64", 8
+#endif
+        SF_SETUP
+        LOOP
+        .rept 8
+        push %rax
+        pop %rax
+        .endr
+        DONE emms
+        SF_PAIR movsd_sf_pair, "movsd [m64], xmm + movsd xmm, [m64] (forwarded)", movsd, %xmm1, movsd, %xmm1
+        SF_PAIR movaps_sf_pair, "movaps [m128], xmm + movaps xmm, [m128] (forwarded)", movaps, %xmm1, movaps, %xmm1
+        SF_PAIR movdqa_sf_pair, "movdqa [m128], xmm + movdqa xmm, [m128] (forwarded)", movdqa, %xmm1, movdqa, %xmm1
+        SF_PAIR movq_mm_sf_pair, "movq [m64], mm + movq mm, [m64] (forwarded)", movq, %mm1, movq, %mm1
         # forwarding fails: the load is larger than the store, or starts inside it at another address
-        SF_PAIR sf_fail_size, "mov [m32], r32 + mov r64, [m64] (forwarding fails: load larger)", "mov %eax, (%rsi)", "mov (%rsi), %rax"
-        SF_PAIR sf_fail_offset, "mov [m64], r64 + mov r32, [m64+4] (forwarding fails: other start)", "mov %rax, (%rsi)", "mov 4(%rsi), %eax"
+        SF_PAIR sf_fail_size, "mov [m32], r32 + mov r64, [m64] (forwarding fails: load larger)", mov, %eax, mov, %rax
+        SF_PAIR sf_fail_offset, "mov [m64], r64 + mov r32, [m64+4] (forwarding fails: other start)", mov, %rax, mov, %eax, 4
 
 # --- L2 to L1 bandwidth: one load per 64-byte line of a 64 KB buffer (in the L2, not in the L1) ----------------------
         # Each call goes on from where the last one stopped (fid_bw_offset), for the reason l2_latency does.
         KERNEL l2_bandwidth, tput, "independent loads, one per 64-byte line of a 64 KB buffer (L2 to L1)"
-        mov fid_p_bw(%rip), %rbx
-        mov fid_bw_offset(%rip), %rcx
+        mov GLOBAL(fid_p_bw), %rbx
+        mov GLOBAL(fid_bw_offset), %rcx
         lea (%rbx,%rcx), %rsi
         LOOP
         .irp o, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
@@ -142,4 +158,4 @@
         add $1024, %ecx
         and $0xffff, %ecx
         lea (%rbx,%rcx), %rsi
-        DONE mov %rcx, fid_bw_offset(%rip)
+        DONE mov %rcx, GLOBAL(fid_bw_offset)

@@ -27,7 +27,7 @@
         DONE
 .endm
 .macro X_TPUT id, text, op
-        KERNEL \id, tput, "\text"
+        KERNEL \id, tput, "\text", COPIES_X, CHAINS_X
         XMM_ONES_PD
         LOOP
         ROTX \op
@@ -81,10 +81,10 @@
 
 # --- shuffles and unpacks -------------------------------------------------------------------------------------------
         X_CHAIN pshufd_xmm, "pshufd xmm, xmm, imm8", pshufd $0x1b, %xmm1, %xmm1
-        KERNEL pshufd_xmm, tput, "pshufd xmm, xmm, imm8"
+        KERNEL pshufd_xmm, tput, "pshufd xmm, xmm, imm8", COPIES_X
         XMM_ONES_PD
         LOOP
-        .irp r, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1
+        .irp r, ROT_X
         pshufd $0x1b, %xmm0, %xmm\r
         .endr
         DONE
@@ -113,10 +113,10 @@
         # movss/movsd xmm, xmm merge into the destination: the chain runs through it
         X_CHAIN movss_xmm, "movss xmm, xmm", movss %xmm0, %xmm1
         X_CHAIN movsd_xmm, "movsd xmm, xmm", movsd %xmm0, %xmm1
-        KERNEL movaps_xmm, tput, "movaps xmm, xmm"
+        KERNEL movaps_xmm, tput, "movaps xmm, xmm", COPIES_X
         XMM_ONES_PD
         LOOP
-        .irp r, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1
+        .irp r, ROT_X
         movaps %xmm0, %xmm\r
         .endr
         DONE
