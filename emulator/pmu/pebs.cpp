@@ -4,22 +4,6 @@ namespace netburst::emu {
 
 namespace {
 
-// DS buffer management area, PEBS half. The fields are 8 bytes in IA-32e mode (PEBS base at 20H) and 4 bytes
-// otherwise (base at 10H). "PEBS counter reset" follows the threshold in both; we read it as 8 bytes in both
-// layouts (the counter is 40 bits wide; the 32-bit figure's field width is not verified, see the doc).
-struct DsLayout {
-    unsigned field;      // bytes per pointer field
-    unsigned base;       // offset of PEBS buffer base
-    unsigned index;
-    unsigned maximum;
-    unsigned threshold;
-    unsigned reset;
-    unsigned record;     // bytes per record
-};
-constexpr DsLayout kDs64{8, kDsPebsBase, kDsPebsIndex, kDsPebsMaximum, kDsPebsThreshold, kDsPebsCounterReset,
-                         kPebsRecordSize64};
-constexpr DsLayout kDs32{4, 0x10, 0x14, 0x18, 0x1C, 0x20, kPebsRecordSize32};
-
 bool read_field(const GuestMemory& m, std::uint64_t address, unsigned size, std::uint64_t* out) {
     unsigned char buf[8] = {};
     if (!m.read(m.context, address, buf, size)) return false;
@@ -52,25 +36,25 @@ PebsWriteResult write_pebs_record(const GuestMemory& memory, std::uint64_t ds_ar
                                   const RegisterSnapshot* regs) {
     PebsWriteResult result;
     if (!memory.read || !memory.write) return result;
-    const DsLayout& ds = long_mode ? kDs64 : kDs32;
+    const DsLayout& ds = long_mode ? kDsLayout64 : kDsLayout32;
     std::uint64_t index = 0, maximum = 0, threshold = 0, reset = 0;
-    if (!read_field(memory, ds_area + ds.index, ds.field, &index) ||
-        !read_field(memory, ds_area + ds.maximum, ds.field, &maximum) ||
-        !read_field(memory, ds_area + ds.threshold, ds.field, &threshold) ||
-        !read_field(memory, ds_area + ds.reset, 8, &reset))
+    if (!read_field(memory, ds_area + ds.pebs_index, ds.field_bytes, &index) ||
+        !read_field(memory, ds_area + ds.pebs_maximum, ds.field_bytes, &maximum) ||
+        !read_field(memory, ds_area + ds.pebs_threshold, ds.field_bytes, &threshold) ||
+        !read_field(memory, ds_area + ds.pebs_counter_reset, 8, &reset))
         return result;
     result.have_reset = true;
     result.counter_reset = reset;
     // Once the index reaches the absolute maximum no record is written (a record must fit before it).
-    if (index >= maximum || maximum - index < ds.record) return result;
+    if (index >= maximum || maximum - index < ds.record_bytes()) return result;
 
     unsigned char record[kPebsRecordSize64];
     const unsigned size = build_record(record, long_mode, eip, regs);
     if (!memory.write(memory.context, index, record, size)) return result;
     const std::uint64_t next = index + size;
     unsigned char field[8];
-    put(field, 0, ds.field, next);
-    if (!memory.write(memory.context, ds_area + ds.index, field, ds.field)) return result;
+    put(field, 0, ds.field_bytes, next);
+    if (!memory.write(memory.context, ds_area + ds.pebs_index, field, ds.field_bytes)) return result;
     result.written = true;
     result.address = index;
     result.threshold = next >= threshold;
@@ -81,15 +65,15 @@ unsigned pebs_record_size(bool long_mode) { return long_mode ? kPebsRecordSize64
 
 bool write_ds_area(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, const DsAreaSetup& setup) {
     if (!memory.write) return false;
-    const DsLayout& ds = long_mode ? kDs64 : kDs32;
+    const DsLayout& ds = long_mode ? kDsLayout64 : kDsLayout32;
     const struct {
         unsigned offset, size;
         std::uint64_t value;
-    } fields[] = {{ds.base, ds.field, setup.buffer_base},
-                  {ds.index, ds.field, setup.index},
-                  {ds.maximum, ds.field, setup.absolute_maximum},
-                  {ds.threshold, ds.field, setup.interrupt_threshold},
-                  {ds.reset, 8, setup.counter_reset}};  // 8 bytes in both layouts, as write_pebs_record reads it
+    } fields[] = {{ds.pebs_base, ds.field_bytes, setup.buffer_base},
+                  {ds.pebs_index, ds.field_bytes, setup.index},
+                  {ds.pebs_maximum, ds.field_bytes, setup.absolute_maximum},
+                  {ds.pebs_threshold, ds.field_bytes, setup.interrupt_threshold},
+                  {ds.pebs_counter_reset, 8, setup.counter_reset}};  // 8 bytes in both layouts, as write_pebs_record reads it
     for (const auto& f : fields) {
         unsigned char bytes[8];
         put(bytes, 0, f.size, f.value);
@@ -100,10 +84,10 @@ bool write_ds_area(const GuestMemory& memory, std::uint64_t ds_area, bool long_m
 
 bool set_pebs_index(const GuestMemory& memory, std::uint64_t ds_area, bool long_mode, std::uint64_t index) {
     if (!memory.write) return false;
-    const DsLayout& ds = long_mode ? kDs64 : kDs32;
+    const DsLayout& ds = long_mode ? kDsLayout64 : kDsLayout32;
     unsigned char bytes[8];
-    put(bytes, 0, ds.field, index);
-    return memory.write(memory.context, ds_area + ds.index, bytes, ds.field);
+    put(bytes, 0, ds.field_bytes, index);
+    return memory.write(memory.context, ds_area + ds.pebs_index, bytes, ds.field_bytes);
 }
 
 }  // namespace netburst::emu

@@ -12,8 +12,8 @@
 namespace netburst::emu {
 
 // Record sizes: ten 4-byte fields without IA-32e mode, eighteen 8-byte fields (R8-R15 added) with it.
-constexpr unsigned kPebsRecordSize32 = 40;
-constexpr unsigned kPebsRecordSize64 = kPebsRecordBytes;  // table/msr_map.h: the layout the component sets up
+constexpr unsigned kPebsRecordSize32 = kDsLayout32.record_bytes();  // table/msr_map.h has both layouts
+constexpr unsigned kPebsRecordSize64 = kDsLayout64.record_bytes();
 
 struct PebsWriteResult {
     bool written = false;        // a record went into the buffer

@@ -119,6 +119,9 @@ const char* ToolRuntime::init(const nb_rt_config& config) {
     ec.machine.has_l3 = config.with_l3 != 0;
     ec.machine.emulated_clock = config.emulated_clock != 0;
     ec.sampled_timing = config.timing_sampled != 0;
+    // An i386 program (the x86 build) runs the processor in 32-bit mode, whose PEBS records and DS area have the
+    // 32-bit layout (table/msr_map.h).
+    ec.long_mode = kDsLayoutNative.field_bytes == kDsLayout64.field_bytes;
     // The schedule runs for sampled counters and for the emulated clock, which it drives whenever no counter keeps
     // every instruction timed (emulator/sampled_clock.h).
     if (config.timing_sampled || config.emulated_clock) {
@@ -371,11 +374,13 @@ int ToolRuntime::take_pebs(nb_pebs_note* out) {
     ThreadContext* t = delivered();
     if (!t || t->pebs_notes.take(out, 1) == 0) return NB_NO_PMI;
     out->rewound = 0;
+    // The guest's layout is this build's (msr_map.h: kDsLayoutNative); fields are little-endian, so a 4-byte one
+    // lands in the low half of a zeroed word.
     std::uint64_t ds = 0, base = 0, index = 0;
     if (t->pebs_notes.size() == 0 && emu_->read_msr(lp_, kMsrDsArea, &ds) == MsrResult::Ok &&
-        nb_host_read_guest(ds + kDsPebsBase, &base, sizeof base) &&
-        nb_host_read_guest(ds + kDsPebsIndex, &index, sizeof index) && index == out->record + kPebsRecordBytes &&
-        index > base && nb_host_write_guest(ds + kDsPebsIndex, &base, sizeof base))
+        nb_host_read_guest(ds + kDsPebsBase, &base, kDsFieldBytes) &&
+        nb_host_read_guest(ds + kDsPebsIndex, &index, kDsFieldBytes) && index == out->record + kPebsRecordBytes &&
+        index > base && nb_host_write_guest(ds + kDsPebsIndex, &base, kDsFieldBytes))
         out->rewound = static_cast<std::uint32_t>((index - base) / kPebsRecordBytes);
     return NB_OK;
 }

@@ -1,4 +1,4 @@
-// The event set's DS save area, kept as a driver keeps it for PEBS (the 64-bit layout, table/msr_map.h): set up
+// The event set's DS save area, kept as a driver keeps it for PEBS (this build's layout, table/msr_map.h): set up
 // before a start, rewound by a reset, and read for the PEBS counter's count and for its records. The PMU writes
 // the area behind the compiler's back, so its fields are read and written as volatile.
 //
@@ -18,16 +18,17 @@ namespace netburst::component {
 
 inline std::uint64_t ds_address(const nb_event_set* set) { return reinterpret_cast<std::uintptr_t>(set->pebs_area); }
 
-inline std::uint64_t ds_field(const nb_event_set* set, unsigned offset) {
+// A field of `bytes` bytes (a pointer field or a record's field: kDsFieldBytes; the counter reset: 8).
+inline std::uint64_t ds_field(const nb_event_set* set, unsigned offset, unsigned bytes = kDsFieldBytes) {
     const volatile unsigned char* p = set->pebs_area + offset;
     std::uint64_t v = 0;
-    for (unsigned i = 0; i < 8; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+    for (unsigned i = 0; i < bytes; ++i) v |= std::uint64_t{p[i]} << (8 * i);
     return v;
 }
 
-inline void set_ds_field(nb_event_set* set, unsigned offset, std::uint64_t value) {
+inline void set_ds_field(nb_event_set* set, unsigned offset, std::uint64_t value, unsigned bytes = kDsFieldBytes) {
     volatile unsigned char* p = set->pebs_area + offset;
-    for (unsigned i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(value >> (8 * i));
+    for (unsigned i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>(value >> (8 * i));
 }
 
 // The DS save area as a driver sets it up, at the set's address now (PAPI keeps the set where it is while it runs).
@@ -42,7 +43,7 @@ inline void prepare_pebs_area(nb_event_set* set) {
     set_ds_field(set, kDsPebsIndex, f.index);
     set_ds_field(set, kDsPebsMaximum, f.maximum);
     set_ds_field(set, kDsPebsThreshold, f.threshold);
-    set_ds_field(set, kDsPebsCounterReset, f.counter_reset);
+    set_ds_field(set, kDsPebsCounterReset, f.counter_reset, 8);
     for (unsigned i = 0; i < set->num_pebs_start_writes; ++i)
         if (set->pebs_start_writes[i].msr == kMsrDsArea) set->pebs_start_writes[i].value = arming.ds_area;
     set->pebs_records_before = 0;

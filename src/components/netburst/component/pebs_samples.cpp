@@ -39,7 +39,7 @@ void take_pebs_sample(nb_event_set* set, const PebsNote& note, std::uint64_t* ad
         return;  // not this set's buffer
     papi_netburst_pebs_sample sample{};
     const unsigned offset = static_cast<unsigned>(note.record - ds_address(set));
-    for (unsigned f = 0; f < kPebsRecordFields; ++f) sample.field[f] = ds_field(set, offset + 8 * f);
+    for (unsigned f = 0; f < kPebsRecordFields; ++f) sample.field[f] = ds_field(set, offset + kDsFieldBytes * f);
     sample.valid = note.valid;
     sample.has_data_address = note.data_address != 0;
     sample.data_address = note.data_address;

@@ -125,17 +125,36 @@ constexpr std::uint64_t kPebsEnableWritableMask = 0x07018607;
 // The counter that drives PEBS for logical processor 0: IQ_COUNTER4 (SDM 18.15.7; IQ_COUNTER5, 17, for logical
 // processor 1 with Hyper-Threading).
 constexpr unsigned kPebsCounterThread0 = 16;
-// The PEBS half of the DS save area in the 64-bit layout (IA-32e mode; SDM 17.4.9): its fields are 8 bytes, the
-// records 18 fields of 8 bytes (EFLAGS, EIP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP, R8-R15). The emulator's PMU
-// writes this layout and the component sets it up.
-constexpr unsigned kDsPebsBase = 0x20;           // PEBS buffer base
-constexpr unsigned kDsPebsIndex = 0x28;          // where the next record goes
-constexpr unsigned kDsPebsMaximum = 0x30;        // absolute maximum: one past the last record
-constexpr unsigned kDsPebsThreshold = 0x38;      // interrupt threshold
-constexpr unsigned kDsPebsCounterReset = 0x40;   // the value the PEBS counter reloads with after a record
-constexpr unsigned kDsManagementBytes = 0x48;
-constexpr unsigned kPebsRecordFields = 18;
-constexpr unsigned kPebsRecordBytes = kPebsRecordFields * 8;
+// The PEBS half of the DS save area (SDM 17.4.9) and the PEBS record (18.15.7), in the processor's two layouts:
+// IA-32e mode's, with 8-byte fields from 20H and records of 18 fields of 8 bytes (EFLAGS, EIP, EAX, EBX, ECX, EDX,
+// ESI, EDI, EBP, ESP, R8-R15), and the 32-bit one, with 4-byte fields from 10H and records of 10 fields of 4 bytes
+// (EFLAGS to ESP). The counter-reset value follows the threshold in both; it is read as 8 bytes in both (the counter
+// is 40 bits; the 32-bit layout's width of it is not verified, doc/emulator-pmu.md).
+struct DsLayout {
+    unsigned field_bytes;         // a pointer field, and a record's field
+    unsigned pebs_base;           // PEBS buffer base
+    unsigned pebs_index;          // where the next record goes
+    unsigned pebs_maximum;        // absolute maximum: one past the last record
+    unsigned pebs_threshold;      // interrupt threshold
+    unsigned pebs_counter_reset;  // the value the PEBS counter reloads with after a record (8 bytes)
+    unsigned management_bytes;    // the management area; the component's buffer follows it
+    unsigned record_fields;
+    constexpr unsigned record_bytes() const { return record_fields * field_bytes; }
+};
+constexpr DsLayout kDsLayout64{8, 0x20, 0x28, 0x30, 0x38, 0x40, 0x48, 18};
+constexpr DsLayout kDsLayout32{4, 0x10, 0x14, 0x18, 0x1c, 0x20, 0x28, 10};
+// The layout of a program built for this architecture: what a 64-bit libpapi sets up and the tool's amd64 build
+// writes, or a 32-bit libpapi and the x86 build (a 32-bit program runs the processor in 32-bit mode).
+constexpr DsLayout kDsLayoutNative = sizeof(void*) == 8 ? kDsLayout64 : kDsLayout32;
+constexpr unsigned kDsFieldBytes = kDsLayoutNative.field_bytes;
+constexpr unsigned kDsPebsBase = kDsLayoutNative.pebs_base;
+constexpr unsigned kDsPebsIndex = kDsLayoutNative.pebs_index;
+constexpr unsigned kDsPebsMaximum = kDsLayoutNative.pebs_maximum;
+constexpr unsigned kDsPebsThreshold = kDsLayoutNative.pebs_threshold;
+constexpr unsigned kDsPebsCounterReset = kDsLayoutNative.pebs_counter_reset;
+constexpr unsigned kDsManagementBytes = kDsLayoutNative.management_bytes;
+constexpr unsigned kPebsRecordFields = kDsLayoutNative.record_fields;
+constexpr unsigned kPebsRecordBytes = kDsLayoutNative.record_bytes();
 // MSR_PEBS_MATRIX_VERT bits: 0 loads, 1 stores, 4 tagged mispredicted branches.
 constexpr std::uint64_t kMatrixVertWritableMask = 0x13;
 
