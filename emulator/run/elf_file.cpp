@@ -15,11 +15,12 @@ bool read_at(std::ifstream& in, std::uint64_t offset, void* out, std::size_t siz
     return static_cast<bool>(in.read(static_cast<char*>(out), static_cast<std::streamsize>(size)));
 }
 
-// The GNU build id in a PT_NOTE segment's notes, if any.
-std::string build_id_in(std::ifstream& in, const Elf64_Phdr& note) {
-    if (note.p_filesz > (1u << 20)) return "";
-    std::string bytes(note.p_filesz, '\0');
-    if (!read_at(in, note.p_offset, bytes.data(), bytes.size())) return "";
+// The GNU build id in a PT_NOTE segment's notes, if any. A note's header is three 4-byte words in both classes.
+std::string build_id_in(std::ifstream& in, std::uint64_t offset, std::uint64_t size) {
+    static_assert(sizeof(Elf64_Nhdr) == sizeof(Elf32_Nhdr), "note headers of one size");
+    if (size > (1u << 20)) return "";
+    std::string bytes(size, '\0');
+    if (!read_at(in, offset, bytes.data(), bytes.size())) return "";
     std::size_t at = 0;
     const auto align4 = [](std::size_t n) { return (n + 3) & ~std::size_t{3}; };
     while (at + sizeof(Elf64_Nhdr) <= bytes.size()) {
@@ -46,22 +47,35 @@ bool ElfInfo::vaddr_of(std::uint64_t offset, std::uint64_t* vaddr) const {
     return false;
 }
 
-ElfInfo read_elf(const std::string& path) {
+namespace {
+
+// The program headers of either class: an x86-64 program's (ELFCLASS64) or an i386 one's (ELFCLASS32).
+template <typename Ehdr, typename Phdr>
+ElfInfo read_program_headers(std::ifstream& in) {
     ElfInfo info;
-    std::ifstream in(path, std::ios::binary);
-    Elf64_Ehdr eh;
-    if (!in || !read_at(in, 0, &eh, sizeof eh)) return info;
-    if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
-        return info;
+    Ehdr eh;
+    if (!read_at(in, 0, &eh, sizeof eh) || eh.e_phentsize != sizeof(Phdr) || eh.e_phnum > 256) return info;
     for (unsigned i = 0; i < eh.e_phnum; ++i) {
-        Elf64_Phdr ph;
+        Phdr ph;
         if (!read_at(in, eh.e_phoff + i * sizeof ph, &ph, sizeof ph)) return info;
         if (ph.p_type == PT_LOAD) info.loads.push_back(ElfSegment{ph.p_offset, ph.p_vaddr, ph.p_filesz});
-        if (ph.p_type == PT_NOTE && info.build_id.empty()) info.build_id = build_id_in(in, ph);
+        if (ph.p_type == PT_NOTE && info.build_id.empty()) info.build_id = build_id_in(in, ph.p_offset, ph.p_filesz);
     }
     info.valid = true;
     return info;
+}
+
+}  // namespace
+
+ElfInfo read_elf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    unsigned char ident[EI_NIDENT];
+    if (!in || !read_at(in, 0, ident, sizeof ident) || std::memcmp(ident, ELFMAG, SELFMAG) != 0 ||
+        ident[EI_DATA] != ELFDATA2LSB)
+        return ElfInfo{};
+    if (ident[EI_CLASS] == ELFCLASS64) return read_program_headers<Elf64_Ehdr, Elf64_Phdr>(in);
+    if (ident[EI_CLASS] == ELFCLASS32) return read_program_headers<Elf32_Ehdr, Elf32_Phdr>(in);
+    return ElfInfo{};
 }
 
 }  // namespace netburst::emu::run

@@ -15,7 +15,7 @@ struct ElfSegment {
 };
 
 struct ElfInfo {
-    bool valid = false;  // a 64-bit little-endian ELF file was read
+    bool valid = false;  // a little-endian ELF file of either class (x86-64 or i386) was read
     std::vector<ElfSegment> loads;
     std::string build_id;  // raw bytes of NT_GNU_BUILD_ID, empty when absent
     // The address in the object's own terms of the byte at file offset `offset`, or false when no loadable segment
