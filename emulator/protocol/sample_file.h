@@ -5,6 +5,9 @@
 //   events N                     the recording samples N events (the event program's `sample` lines, in order);
 //                                EVENT below is one of them, 0 to N - 1
 //   process PID EXE              the process and its executable (EXE: the rest of the line)
+//   kernel LO HI                 the synthetic kernel paths' instructions lie at LO <= IP < HI (CPL 0): samples
+//                                there are the kernel's. Absent without the kernel model. The x86-64 and the i386
+//                                kernel have their own addresses (emulator/valgrind/kernel_model.cpp)
 //   i EVENT TID CYCLE IP         an overflow-interrupt (IEBS) sample of EVENT: the interrupt returned to IP
 //   p EVENT TID CYCLE IP [ADDR]  a PEBS sample of EVENT: IP caused the event; ADDR, when present, is its data address
 //   chain [RET...]               (record -g) the call chain of the sample on the line before: the return addresses
@@ -40,7 +43,7 @@
 namespace netburst::emu::vg {
 
 // The format's version, the number after `netburst-samples`: the tool writes it and netburst-run accepts no other.
-constexpr unsigned kSamplesFileVersion = 2;
+constexpr unsigned kSamplesFileVersion = 3;
 
 // Line-at-a-time writing into a fixed buffer, handed to `sink` whenever the next line might not fit.
 class SampleWriter {

@@ -14,7 +14,6 @@ namespace netburst::emu::run {
 
 namespace {
 
-constexpr std::uint64_t kKernelStart = 0xffff800000000000ull;
 const char* const kKernelObject = "[synthetic kernel path of netburst-run]";
 
 // The file's cost columns: per event, its exact count and samples x period (event i: columns 2i and 2i + 1).
@@ -47,7 +46,7 @@ public:
     Key key(const Process& p, std::uint64_t ip) {
         Key k;
         k.address = ip;
-        if (ip >= kKernelStart) {
+        if (p.in_kernel(ip)) {
             k.object = kKernelObject;
         } else if (const Mapping* m = p.map_of(ip)) {
             k.object = m->path;

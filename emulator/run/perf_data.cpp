@@ -40,7 +40,6 @@ constexpr std::uint32_t kRecordFinishedRound = 68;
 // perf pads the strings of feature sections to this many bytes (NAME_ALIGN).
 constexpr std::size_t kStringAlign = 64;
 // Where a Linux x86-64 kernel's addresses begin: an instruction pointer above it is a kernel one.
-constexpr std::uint64_t kKernelStart = 0xffff800000000000ull;
 
 // The sample id of event i (the attrs' ids sections, EVENT_DESC, and every record's IDENTIFIER): any unique number
 // does; perf's own are the kernel's event ids.
@@ -186,8 +185,9 @@ std::uint64_t data_source_bits(const DataSource& d) {
            (std::uint64_t{PERF_MEM_LOCK_NA} << PERF_MEM_LOCK_SHIFT) | (lvlnum << PERF_MEM_LVLNUM_SHIFT);
 }
 
-void sample_record(Bytes& b, const SampledEvent& e, std::uint64_t type, const Sample& s) {
-    std::uint16_t misc = s.ip >= kKernelStart ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+// kernel: the sample is in the synthetic kernel paths (Process::in_kernel).
+void sample_record(Bytes& b, const SampledEvent& e, std::uint64_t type, const Sample& s, bool kernel) {
+    std::uint16_t misc = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
     if (s.precise) misc |= PERF_RECORD_MISC_EXACT_IP;
     const std::size_t at = begin_record(b, PERF_RECORD_SAMPLE, misc);
     // In the order of the sample_type bits (perf_event.h, "PERF_RECORD_SAMPLE"). IDENTIFIER comes first, so that
@@ -203,7 +203,6 @@ void sample_record(Bytes& b, const SampledEvent& e, std::uint64_t type, const Sa
         // As the kernel writes a chain: a context marker, then the sample's own instruction pointer first and the
         // callers after it, innermost first. A sample in the synthetic kernel path has the program's callers below a
         // user marker.
-        const bool kernel = s.ip >= kKernelStart;
         b.u64(s.callers.size() + (kernel ? 3 : 2));
         b.u64(kernel ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER);
         b.u64(s.ip);
@@ -269,7 +268,8 @@ std::vector<std::uint8_t> perf_data_bytes(const Profile& profile, const PerfHead
         for (const Mapping& m : p.maps) mmap2_record(b, p.pid, m, p.time_offset);
     }
     for (const Sample& s : profile.samples)
-        sample_record(b, profile.events.at(s.event), attrs.at(s.event).sample_type, s);
+        sample_record(b, profile.events.at(s.event), attrs.at(s.event).sample_type, s,
+                      profile.processes.at(s.image).in_kernel(s.ip));
     finished_round(b);
     const std::size_t data_size = b.size() - data_at;
 

@@ -99,7 +99,10 @@ struct Process {
     std::map<std::pair<std::uint64_t, std::uint64_t>, CallEdge> calls;
     std::uint64_t lost = 0;             // interrupts that returned nowhere
     std::uint64_t chain_overflow = 0;   // -g: calls deeper than the shadow stacks hold
+    std::uint64_t kernel_low = 0;       // the synthetic kernel paths' code: kernel_low <= IP < kernel_high
+    std::uint64_t kernel_high = 0;
     const Mapping* map_of(std::uint64_t address) const;
+    bool in_kernel(std::uint64_t ip) const { return ip >= kernel_low && ip < kernel_high; }
     std::string comm() const;           // the executable's name as the kernel keeps it (15 characters)
 };
 

@@ -146,6 +146,11 @@ Result<bool> parse_samples_text(const std::string& text, Profile* profile) {
                 if (!s.number(&a)) return bad_line(line, "expected 'chain [RET...]'");
                 callers.push_back(a);
             }
+        } else if (key == "kernel") {
+            if (!s.number(&a) || !s.number(&b) || !s.at_line_end() || b <= a)
+                return bad_line(line, "expected 'kernel LO HI' with LO < HI");
+            current->kernel_low = a;
+            current->kernel_high = b;
         } else if (key == "chain-overflow") {
             if (!s.number(&a) || !s.at_line_end()) return bad_line(line, "expected 'chain-overflow N'");
             current->chain_overflow += a;

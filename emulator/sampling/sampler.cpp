@@ -41,7 +41,7 @@ const char* Sampler::init(const SampleSpec& spec, bool long_mode, const SamplerH
 
 GuestMemory Sampler::ds_memory() { return ds_window_.view(); }
 
-void Sampler::begin_process(std::uint64_t pid, const char* exe) {
+void Sampler::begin_process(std::uint64_t pid, const char* exe, std::uint64_t kernel_low, std::uint64_t kernel_high) {
     TextWriter first = writer_.line();
     first.str("netburst-samples ").dec(kSamplesFileVersion).str("\nevents ").dec(spec_.num_events).ch('\n');
     writer_.commit(first);
@@ -50,6 +50,11 @@ void Sampler::begin_process(std::uint64_t pid, const char* exe) {
     append_text(w, exe);
     w.ch('\n');
     writer_.commit(w);
+    if (kernel_high > kernel_low) {
+        TextWriter k = writer_.line();
+        k.str("kernel ").hex(kernel_low).ch(' ').hex(kernel_high).ch('\n');
+        writer_.commit(k);
+    }
 }
 
 void Sampler::drain(Emulator& emu, unsigned lp) {

@@ -81,8 +81,9 @@ public:
     // PEBS record; the area is set up by init()).
     GuestMemory ds_memory();
 
-    // A process image starts (or a forked child continues as a new process): its header line.
-    void begin_process(std::uint64_t pid, const char* exe);
+    // A process image starts (or a forked child continues as a new process): its header lines. The synthetic kernel
+    // paths' code lies at kernel_low <= IP < kernel_high (both 0: no kernel model).
+    void begin_process(std::uint64_t pid, const char* exe, std::uint64_t kernel_low, std::uint64_t kernel_high);
     // The guest thread now running has OS thread id `tid`; `exact` is its exact-count PMU (nullptr: none) and
     // `stack` its shadow call stack (used only with spec().callchain or call_edges; nullptr: none).
     void switch_to(const Pmu* exact, std::uint64_t tid, ShadowStack* stack) {

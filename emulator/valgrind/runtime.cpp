@@ -1,5 +1,6 @@
 #include "emulator/valgrind/runtime.h"
 
+#include <initializer_list>
 #include <new>
 
 #include "emulator/protocol/results_file.h"
@@ -93,7 +94,21 @@ const Pmu* ToolRuntime::exact_pmu(const ThreadContext& t) const {
 }
 
 void ToolRuntime::sampling_begin(std::uint64_t pid, const char* exe) {
-    if (sampler_) sampler_->begin_process(pid, exe);
+    if (!sampler_) return;
+    // Where the kernel paths' code lies, so that netburst-run tells their samples from the program's whichever
+    // kernel (x86-64 or i386) the paths are shaped like.
+    std::uint64_t low = 0, high = 0;
+    if (config_.kernel_model) {
+        low = ~std::uint64_t{0};
+        for (unsigned lp = 0; lp < 2; ++lp)
+            for (const KernelPath* path : {&kernel_[lp], &interrupt_[lp]})
+                for (unsigned i = 0; i < path->length; ++i) {
+                    const Instruction& insn = path->insns[i];
+                    if (insn.pc < low) low = insn.pc;
+                    if (insn.pc + insn.length > high) high = insn.pc + insn.length;
+                }
+    }
+    sampler_->begin_process(pid, exe, low, high);
 }
 
 void ToolRuntime::sampling_finish() {

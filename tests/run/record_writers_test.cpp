@@ -28,8 +28,9 @@ using namespace netburst::emu::run;
 namespace {
 
 const char kSamples[] =
-    "netburst-samples 2\nevents 1\n"
+    "netburst-samples 3\nevents 1\n"
     "process 100 /opt/app/bin/a-very-long-program-name\n"
+    "kernel 0xffffffff81000000 0xffffffff82000000\n"
     "p 0 100 5000 0x401000 0x601760\n"
     "p 0 101 6000 0x401000 0x603760\n"
     "i 0 100 7000 0x401010\n"
@@ -98,6 +99,8 @@ TEST(SamplesFile, ReadsEveryKindOfLine) {
     EXPECT_EQ(proc.places.at(0x401000).line, 42u);
     EXPECT_EQ(proc.places.at(0x401000).file, "/src/app.c");
     EXPECT_EQ(proc.lost, 2u);
+    EXPECT_TRUE(proc.in_kernel(0xffffffff81000010ull));
+    EXPECT_FALSE(proc.in_kernel(0x401000));
     ASSERT_EQ(proc.maps.size(), 3u);
     ASSERT_EQ(p.samples.size(), 3u);
     EXPECT_TRUE(p.samples[0].precise);
@@ -111,12 +114,13 @@ TEST(SamplesFile, ReadsEveryKindOfLine) {
 
 TEST(SamplesFile, BadLinesAreErrorsWithTheirNumber) {
     Profile p;
-    auto r = parse_samples_text("netburst-samples 2\nevents 1\ni 1 2 3\n", &p);
+    auto r = parse_samples_text("netburst-samples 3\nevents 1\ni 1 2 3\n", &p);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("line 3"), std::string::npos) << r.error().message;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\nwhat 1\n", &p).ok());
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\np 1 2\n", &p).ok());
-    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 5 x\nwhat 1\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 5 x\np 1 2\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\n", &p).ok());  // before the 'kernel' line
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 5 x\nkernel 0x20 0x10\n", &p).ok());
     EXPECT_FALSE(parse_samples_text("hello\n", &p).ok());
 }
 
@@ -148,9 +152,9 @@ TEST(SamplesFile, ExecdImagesFollowOneAnotherInTime) {
     char* dir = mkdtemp(pattern.data());
     ASSERT_NE(dir, nullptr);
     const std::string first = std::string(dir) + "/samples-7-0", second = std::string(dir) + "/samples-7-1";
-    std::ofstream(first) << "netburst-samples 2\nevents 1\nprocess 7 /bin/launcher\ni 0 7 900 0x401000\ncycles 1000\n"
+    std::ofstream(first) << "netburst-samples 3\nevents 1\nprocess 7 /bin/launcher\ni 0 7 900 0x401000\ncycles 1000\n"
                             "map 0x400000 0x1000 0x0 5 0x801 1 /bin/launcher\nend\n";
-    std::ofstream(second) << "netburst-samples 2\nevents 1\nprocess 7 /bin/true\ni 0 7 50 0x401000\ncycles 80\n"
+    std::ofstream(second) << "netburst-samples 3\nevents 1\nprocess 7 /bin/true\ni 0 7 50 0x401000\ncycles 80\n"
                              "map 0x400000 0x1000 0x0 5 0x801 2 /bin/true\nend\n";
     Profile p;
     ASSERT_TRUE(read_samples_dir(dir, &p).ok());
@@ -323,7 +327,7 @@ TEST(PerfData, ImpreciseSamplesCarryNoAddress) {
 
 TEST(SamplesFile, AChainLineBelongsToTheSampleBeforeIt) {
     Profile p;
-    ASSERT_TRUE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\np 0 5 10 0x401000 0x600000\nchain 0x401105 0x401205\n"
+    ASSERT_TRUE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 5 x\np 0 5 10 0x401000 0x600000\nchain 0x401105 0x401205\n"
                                    "i 0 5 20 0x401010\nchain\nchain-overflow 3\nchain-overflow 4\n",
                                    &p)
                     .ok());
@@ -332,9 +336,28 @@ TEST(SamplesFile, AChainLineBelongsToTheSampleBeforeIt) {
     EXPECT_TRUE(p.samples[1].callers.empty());
     EXPECT_EQ(p.processes[0].chain_overflow, 7u);
     Profile q;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\nchain 0x1\n", &q).ok());  // no sample before
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 5 x\nchain 0x1\n", &q).ok());  // no sample before
     Profile r;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 5 x\ni 0 5 1 0x1\ncycles 9\nchain 0x1\n", &r).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 5 x\ni 0 5 1 0x1\ncycles 9\nchain 0x1\n", &r).ok());
+}
+
+// An i386 program's kernel paths lie at 32-bit addresses (0xc0...), which an x86-64 program could map too: what is
+// the kernel's is what its image's 'kernel' line says, not a fixed boundary.
+TEST(PerfData, SamplesInTheImagesKernelRangeAreMarkedKernel) {
+    Profile p = sample_profile();
+    p.processes[0].kernel_low = 0xc0100000;
+    p.processes[0].kernel_high = 0xc0104000;
+    p.samples[2].ip = 0xc0102058;
+    PerfFileBytes f{perf_data_bytes(p, perf_header_info(2, {}))};
+    std::vector<std::uint16_t> misc;
+    for (std::size_t at = f.u64(40); at < f.u64(40) + f.u64(48);) {
+        const auto type = f.u32(at);
+        if (type == PERF_RECORD_SAMPLE) misc.push_back(static_cast<std::uint16_t>(f.u16(at + 4) & PERF_RECORD_MISC_CPUMODE_MASK));
+        at += f.u16(at + 6);
+    }
+    ASSERT_EQ(misc.size(), 3u);
+    EXPECT_EQ(misc[0], PERF_RECORD_MISC_USER);
+    EXPECT_EQ(misc[2], PERF_RECORD_MISC_KERNEL);
 }
 
 TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
@@ -385,7 +408,7 @@ TEST(PerfData, ACallChainFollowsThePeriodWithItsContextMarkerAndTheIpFirst) {
 TEST(SamplesFile, CallLinesAddUpPerSiteAndCallee) {
     Profile p;
     const char text[] =
-        "netburst-samples 2\nevents 1\nprocess 7 /bin/app\n"
+        "netburst-samples 3\nevents 1\nprocess 7 /bin/app\n"
         "call 0x401000 0x402000 3 300 2\n"
         "call 0x401000 0x403000 1 10 0\n"
         "end\n"
@@ -397,7 +420,7 @@ TEST(SamplesFile, CallLinesAddUpPerSiteAndCallee) {
     EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).calls, 3u);
     EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).exact[0], 305u);
     EXPECT_EQ(proc.calls.at({0x401000, 0x402000}).samples[0], 3u);
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 1\nprocess 7 x\ncall 0x401000 0x402000 3 300\n", &p).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 1\nprocess 7 x\ncall 0x401000 0x402000 3 300\n", &p).ok());
 }
 
 TEST(Callgrind, CallsFollowTheCallersLineWithTheInclusiveCostAtTheCallSite) {
@@ -441,7 +464,7 @@ TEST(Callgrind, ExactAndSampledSideBySide) {
 // Several sampled events: each sample line names its event, count lines hold a count per event and call lines a
 // pair (exact, samples) per event.
 const char kTwoEvents[] =
-    "netburst-samples 2\nevents 2\n"
+    "netburst-samples 3\nevents 2\n"
     "process 100 /opt/app/bin/app\n"
     "p 0 100 5000 0x401000 0x601760\n"
     "i 1 100 6000 0x401010\n"
@@ -488,13 +511,13 @@ TEST(SamplesFile, SeveralEventsKeepTheirSamplesAndCountsApart) {
     one.events.resize(1);
     EXPECT_FALSE(parse_samples_text(kTwoEvents, &one).ok());
     Profile q;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 2\nprocess 5 x\ni 2 5 1 0x1\n", &q).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 2\nprocess 5 x\ni 2 5 1 0x1\n", &q).ok());
     Profile r;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 2\nprocess 5 x\ncount 0x1 5\n", &r).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 2\nprocess 5 x\ncount 0x1 5\n", &r).ok());
     Profile t;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nevents 2\nprocess 5 x\ncall 0x1 0x2 1 5 0\n", &t).ok());
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nevents 2\nprocess 5 x\ncall 0x1 0x2 1 5 0\n", &t).ok());
     Profile u;
-    EXPECT_FALSE(parse_samples_text("netburst-samples 2\nprocess 5 x\n", &u).ok());  // no `events` line
+    EXPECT_FALSE(parse_samples_text("netburst-samples 3\nprocess 5 x\n", &u).ok());  // no `events` line
 }
 
 // perf.data with two events: an attr each with its own id (the ids sections), every sample led by its event's id

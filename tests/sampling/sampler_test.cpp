@@ -81,7 +81,7 @@ Recorded run(const std::vector<std::string>& events, std::uint64_t period, unsig
     Pmu* observers[] = {exact.get()};
     emu->attach_observers(observers, 1);
     EXPECT_TRUE(emu->timing());  // a sampling counter raises interrupts at cycles: the timing tier runs
-    sampler->begin_process(4242, "/bin/l1_miss");
+    sampler->begin_process(4242, "/bin/l1_miss", 0xc0100000, 0xc0104000);
     vg::ShadowStack stack;
     sampler->switch_to(exact.get(), 4243, &stack);
 
@@ -164,6 +164,9 @@ TEST(Sampler, PebsNamesTheMissingLoadAndItsAddressEveryTime) {
     const Recorded r = run("1stL_cache_load_miss_retired:precise=1", period, 8 * 101 * 3);
     ASSERT_EQ(r.profile.processes.size(), 1u);
     const Process& p = r.profile.processes[0];
+    // The kernel paths' range travels with the image, for the writers to tell kernel samples by.
+    EXPECT_TRUE(p.in_kernel(0xc0100000));
+    EXPECT_FALSE(p.in_kernel(0xc0104000));
     // Every load misses (eight lines in a four-way set), and only the load.
     ASSERT_EQ(p.exact[0].size(), 1u);
     EXPECT_EQ(p.exact[0].begin()->first, kLoadPc);
