@@ -1,7 +1,7 @@
 // What the tool reports to `netburst-run record` for one process image: its samples, each instruction's exact count
 // of each sampled event, where those instructions are in the source, and the objects the process had mapped.
 //
-//   netburst-samples 2
+//   netburst-samples 3
 //   events N                     the recording samples N events (the event program's `sample` lines, in order);
 //                                EVENT below is one of them, 0 to N - 1
 //   process PID EXE              the process and its executable (EXE: the rest of the line)
