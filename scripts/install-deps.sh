@@ -14,6 +14,8 @@
 # that script and scripts/bench-workloads.py.
 # gcc-multilib, g++-multilib and libc6-dev-i386 build 32-bit programs (gcc -m32) and the tool's x86-linux variant,
 # which runs them; Debian's valgrind package already ships the x86-linux libcoregrind and libvex.
+# gfortran-multilib (lib32gfortran) links 32-bit Fortran programs: the 32-bit libpapi's Fortran interface and
+# PAPI's ftests built -m32.
 # The :i386 packages come from Debian's i386 architecture, added to dpkg first (multiarch): libhwloc15:i386 for
 # the 32-bit libpapi (the kernel MSR backend maps CPUs with hwloc; the headers are the amd64 package's, and the
 # i386 libhwloc-dev drags in an i386 libc6-dev that a mirror mid-sync can refuse), libgmp-dev:i386 for GMP's
@@ -28,7 +30,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   gzip bzip2 hwloc libgmp10 m4
   linux-perf gnuplot-nox python3
-  gcc-multilib g++-multilib libc6-dev-i386
+  gcc-multilib g++-multilib gfortran-multilib libc6-dev-i386
   libhwloc15:i386 libgmp-dev:i386
 )
 

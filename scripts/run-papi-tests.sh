@@ -3,8 +3,13 @@
 # component as component 0) under netburst-run, each program on the emulated Pentium 4, and prints one line per
 # test and the summary line "N passed, N failed, N skipped". doc/papi-tests.md explains the results.
 #
-#   scripts/run-papi-tests.sh [-b BUILD] [-j JOBS] [-t SECONDS] [-o DIR] [-F] [-k] [-m] [TEST...]
+#   scripts/run-papi-tests.sh [--i386] [-a] [-L FILE] [-b BUILD] [-j JOBS] [-t SECONDS] [-o DIR] [-F] [-k] [-m]
+#                             [TEST...]
 #
+#   --i386      the suites of the 32-bit libpapi (papi32/work/src: PAPI's tests built -m32, i386 programs under
+#               netburst-run); without TESTs only those of tests/papi/meaningful.txt, the tests that may never fail
+#   -a          with --i386, every test, as without it
+#   -L FILE     the tests listed in FILE (SUITE/NAME<TAB>REASON lines; # comments), e.g. tests/papi/i386-ci.txt
 #   -b BUILD    the papi-netburst build directory (default: ./build); its netburst-run and papi/work/src are used
 #   -j JOBS     tests run at once (default 2)
 #   -t SECONDS  time limit per test (default 600); a test that exceeds it counts as failed. With -F, a test
@@ -49,8 +54,19 @@ outdir=
 list_only=0
 gate_meaningful=0
 full_sizes=0
-while getopts "b:j:t:o:Fkmh" opt; do
+i386=0
+all_i386=0
+# --i386 is a word, not a getopts letter: taken out of the arguments first.
+args=()
+for a in "$@"; do
+  if [ "$a" = --i386 ]; then i386=1; else args+=("$a"); fi
+done
+set -- ${args[@]+"${args[@]}"}
+list_file=
+while getopts "aL:b:j:t:o:Fkmh" opt; do
   case $opt in
+    a) all_i386=1 ;;
+    L) list_file=$OPTARG ;;
     b) build=$(cd "$OPTARG" && pwd) || exit 2 ;;
     j) jobs=$OPTARG ;;
     t) limit=$OPTARG ;;
@@ -58,15 +74,23 @@ while getopts "b:j:t:o:Fkmh" opt; do
     F) full_sizes=1 ;;
     k) list_only=1 ;;
     m) gate_meaningful=1 ;;
-    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 
 runner=$build/netburst-run
 papi=$build/papi/work/src
+[ $i386 -eq 1 ] && papi=$build/papi32/work/src
 [ -x "$runner" ] || { echo "run-papi-tests: $runner not found: build papi-netburst first (make)" >&2; exit 2; }
-[ -d "$papi/ctests" ] || { echo "run-papi-tests: $papi/ctests not found: build papi-netburst with PAPI" >&2; exit 2; }
+if [ ! -d "$papi/ctests" ]; then
+  if [ $i386 -eq 1 ]; then
+    echo "run-papi-tests: $papi/ctests not found: configure did not build the 32-bit libpapi (its output says why)" >&2
+  else
+    echo "run-papi-tests: $papi/ctests not found: build papi-netburst with PAPI" >&2
+  fi
+  exit 2
+fi
 
 # Programs in the test directories that are not tests (PAPI's run_tests_exclude.txt says the same), and tests
 # this script does not run; failures that are understood; and the tests that may never fail. Each entry has its
@@ -128,7 +152,10 @@ all_tests() {
   done
 }
 
-if [ $# -gt 0 ]; then tests=("$@"); else mapfile -t tests < <(all_tests); fi
+if [ $# -gt 0 ]; then tests=("$@")
+elif [ -n "$list_file" ]; then mapfile -t tests < <(grep -v '^#' "$list_file" | cut -f1 | grep .)
+elif [ $i386 -eq 1 ] && [ $all_i386 -eq 0 ]; then mapfile -t tests < <(grep -v '^#' "$meaningful_file")
+else mapfile -t tests < <(all_tests); fi
 
 run=()
 not_run=()  # "SUITE/NAME<TAB>REASON" of tests not run
@@ -210,6 +237,7 @@ run_one() {
 export -f run_one time_limit own_limit own_sizes emulated_clock listed
 export outdir papi runner limit limits_file sizes_file clock_file work_sizes full_sizes
 
+[ $i386 -eq 1 ] && echo "The 32-bit libpapi's test programs (i386, $papi)"
 if [ $full_sizes -eq 1 ]; then
   echo "PAPI test suites under netburst-run at PAPI's full work sizes: ${#run[@]} tests, $jobs at a time, ${limit} s limit each, longer for those in tests/papi/time-limits.txt (logs: $outdir)"
 else

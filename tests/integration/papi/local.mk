@@ -10,8 +10,9 @@ NB_PAPI_GUEST_LIBS = -L$(PAPI_SRC) -lpapi -Wl,-rpath,$(abs_builddir)/$(PAPI_SRC)
 NB_PAPI_GUESTS = $(NB_PAPI_GUEST_DIR)/known_work $(NB_PAPI_GUEST_DIR)/semantics $(NB_PAPI_GUEST_DIR)/fortran_counts \
 	$(NB_PAPI_GUEST_DIR)/pmi_overflow $(NB_PAPI_GUEST_DIR)/pebs_overflow $(NB_PAPI_GUEST_DIR)/sampled_intervals
 CLEANFILES += $(NB_PAPI_GUESTS)
-# libpapi.a is made by papi-build, which `all` runs before `check` builds the guests.
-$(PAPI_SRC)/libpapi.a: ;
+# libpapi.a is made by papi-build, which `all` runs before `check` builds the guests. Double-colon: papi.mk has
+# one for the 32-bit libpapi.a, the same file in its second make (papi32-build).
+$(PAPI_SRC)/libpapi.a:: ;
 EXTRA_DIST += tests/integration/papi/known_work.S tests/integration/papi/known_work.c \
 	tests/integration/papi/semantics.c tests/integration/papi/fortran_counts.F90 \
 	tests/integration/papi/pmi_overflow.c tests/integration/papi/pebs_overflow.c tests/integration/papi/check.h \
@@ -52,3 +53,17 @@ TESTS += tests/integration/papi/papi_integration_test
 # $NETBURST_RUN comes from tests/integration/local.mk.
 AM_TESTS_ENVIRONMENT += NB_PAPI_GUESTS=$(abs_builddir)/$(NB_PAPI_GUEST_DIR); export NB_PAPI_GUESTS; \
 	NB_PAPI_UTILS=$(abs_builddir)/$(PAPI_SRC)/utils; export NB_PAPI_UTILS;
+
+# The 32-bit libpapi in an i386 program (papi32_test.cpp): examples/papi_matmul32 against the x86-64 build of the
+# same program. Without the 32-bit libpapi $NB_PAPI_MATMUL32 is empty and the test skips.
+check_PROGRAMS += tests/integration/papi/papi32_test
+tests_integration_papi_papi32_test_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(JSON_CFLAGS)
+tests_integration_papi_papi32_test_LDADD = $(GTEST_LIBS)
+tests_integration_papi_papi32_test_SOURCES = tests/integration/papi/papi32_test.cpp
+EXTRA_tests_integration_papi_papi32_test_DEPENDENCIES = examples/papi_matmul $(NB_PAPI_MATMUL32)
+TESTS += tests/integration/papi/papi32_test
+if BUILD_PAPI32
+NB_PAPI_MATMUL32 = examples/papi_matmul32
+endif
+AM_TESTS_ENVIRONMENT += NB_PAPI_MATMUL=$(abs_builddir)/examples/papi_matmul; export NB_PAPI_MATMUL; \
+	NB_PAPI_MATMUL32=$(NB_PAPI_MATMUL32:%=$(abs_builddir)/%); export NB_PAPI_MATMUL32;
