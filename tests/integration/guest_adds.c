@@ -3,6 +3,8 @@
  *                                the last) and exits 0
  *   guest_adds clock N           the same, and prints "ns NANOSECONDS", what clock_gettime(CLOCK_MONOTONIC) read
  *                                across the loop
+ *   guest_adds tsc N             the same and then N dependent floating-point multiplies (x87 in the i386 build),
+ *                                and prints "cycles CYCLES", what rdtsc read across both
  *   guest_adds exec PROGRAM ARG...  executes PROGRAM (the other build, say) with its arguments
  * In 32-bit mode `dec %ecx` is the one-byte 0x49, an opcode that is a REX prefix in 64-bit mode, so the i386 build
  * also checks that the decoder reads the one-byte inc/dec. */
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 static unsigned long adds(unsigned long n) {
     unsigned long acc = 0;
@@ -37,6 +40,16 @@ int main(int argc, char** argv) {
         const unsigned long acc = adds(strtoul(argv[2], NULL, 10));
         clock_gettime(CLOCK_MONOTONIC, &b);
         printf("ns %lld\n", (long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
+        return acc == 0;
+    }
+    if (argc > 2 && !strcmp(argv[1], "tsc")) {
+        const unsigned long n = strtoul(argv[2], NULL, 10);
+        volatile double x = 1.0;
+        const unsigned long long a = __rdtsc();
+        const unsigned long acc = adds(n);
+        for (unsigned long i = 0; i < n; ++i) x = x * 1.0000001;
+        const unsigned long long b = __rdtsc();
+        printf("cycles %llu\n", b - a);
         return acc == 0;
     }
     return adds(argc > 1 ? strtoul(argv[1], NULL, 10) : 1000) == 0;

@@ -996,6 +996,15 @@ TEST(X86Build, AnI386ProgramReadsTheEmulatedClock) {
     const long long ns = std::atoll(a.outcome.out.c_str() + 3);
     EXPECT_GT(ns, 20000);
     EXPECT_LT(ns, 2000000);
+    // rdtsc too, estimated while no counter counts cycles, against its exact reading when one does. The x86 build
+    // once computed the estimate in x87 arithmetic, and read 2^63 every time.
+    const X86Run estimated = run_x86_build({"PAPI_TOT_INS"}, {guest("guest_adds32"), "tsc", "400000"});
+    const X86Run exact = run_x86_build({"PAPI_TOT_CYC"}, {guest("guest_adds32"), "tsc", "400000"});
+    ASSERT_EQ(estimated.outcome.out.rfind("cycles ", 0), 0u) << estimated.outcome.out << estimated.outcome.err;
+    ASSERT_EQ(exact.outcome.out.rfind("cycles ", 0), 0u) << exact.outcome.out;
+    const double e = std::atof(estimated.outcome.out.c_str() + 7), x = std::atof(exact.outcome.out.c_str() + 7);
+    EXPECT_GT(x, 400000.0);
+    EXPECT_NEAR(e / x, 1.0, 0.05) << "estimated " << e << ", exact " << x;
 }
 
 TEST(Launcher, MissingValgrindNamesThePackage) {
