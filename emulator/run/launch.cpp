@@ -155,6 +155,12 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
     return true;
 }
 
+GuestPlatform platform_of_command(const std::string& command) {
+    bool missing = false;
+    auto program = find_program(command, &missing);
+    return program ? guest_platform_of(*program) : GuestPlatform::kOther;
+}
+
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir) {
     std::vector<char> text(1 << 20);  // -e all with --ht: about 2,500 lines
     const std::size_t n = vg::format_event_program(program, text.data(), text.size());

@@ -35,6 +35,8 @@ struct LaunchFailure {
     int exit_status = kExitOwnError;  // a shell's: kExitNotFound, kExitNotExecutable; else kExitOwnError
 };
 bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure);
+// The platform of the program `command` runs (found as execvp finds it); kOther when it cannot be read.
+GuestPlatform platform_of_command(const std::string& command);
 
 // Writes `program` as DIR/program, the file the tool's --program reads; returns its path.
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir);

@@ -80,7 +80,8 @@ const char* kUsage =
     "      --valgrind-option OPT  pass OPT to Valgrind (repeatable)\n"
     "  -h, --help           this help\n"
     "\n"
-    "Environment: PAPI_NETBURST_FP=sse|x87|x87_sse_dp selects the FP presets' recipes (default sse);\n"
+    "Environment: PAPI_NETBURST_FP=sse|x87|x87_sse_dp selects the FP presets' recipes (default: x87 for an i386\n"
+    "  program, sse for an x86-64 one);\n"
     "NETBURST_VALGRIND and NETBURST_VALGRIND_LIB override where valgrind and the tool are found.\n"
     "\n"
     "Exit status: the program's (128+N when signal N killed it); 125 when netburst-run itself fails (unknown\n"
@@ -169,6 +170,8 @@ int main(int argc, char** argv) {
     const emu::EmulatedMachine machine = emu::EmulatedMachine{}.with_model(o.tool.model).with_ht(o.ht).with_l3(o.l3);
     PlanOptions po;
     po.machine = machine;
+    // The FP presets count the program's default floating point unless PAPI_NETBURST_FP says otherwise.
+    po.fp = default_fp_variant(!o.command.empty() && platform_of_command(o.command[0]) == GuestPlatform::kX86);
     if (auto fp = fp_variant_from_environment(po.fp); fp) po.fp = *fp;
     else fail(fp.error().message);
     EventPlan plan;

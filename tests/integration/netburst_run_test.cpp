@@ -1032,6 +1032,11 @@ TEST(Launcher, ThirtyTwoBitProgramsRunWithTheSameOptions) {
     json c = run_json({"-e", "PAPI_TOT_INS", "-e", "PAPI_TOT_CYC", "-e", "PAPI_L1_DCM", "--", i386, "90000"});
     EXPECT_EQ(value_of(b, 0) - value_of(a, 0), 4 * 80000);
     for (int e = 0; e < 3; ++e) EXPECT_EQ(value_of(b, e), value_of(c, e)) << e;
+    // The FP presets count x87, i386's default floating point: guest_adds tsc N does N x87 multiplies.
+    json fa = run_json({"-e", "PAPI_FP_INS", "--", i386, "tsc", "1000"});
+    json fb = run_json({"-e", "PAPI_FP_INS", "--", i386, "tsc", "11000"});
+    EXPECT_EQ(value_of(fb, 0) - value_of(fa, 0), 10000);
+    EXPECT_EQ(fb.at("events").at(0).at("native").at(0).get<std::string>(), "x87_FP_retired:NBOGUS") << fb.dump();
     // No note: an i386 program is what the model 2 part ran.
     TempDir dir;
     const Outcome o = run({netburst_run(), "-e", "PAPI_TOT_INS", "-o", dir.file("x.json"), "--", i386, "1000"}, 60);

@@ -10,17 +10,13 @@
 
 namespace netburst::component {
 
-// The default FP variant is the compiler's default floating point for the libpapi's own word size, since the
-// programs that link a libpapi are built for the same: SSE2 on x86-64, where the ABI passes and computes doubles in
-// XMM registers, and x87 on i386, where gcc computes on the x87 stack unless told -mfpmath=sse (and a Pentium 4's
-// 32-bit programs did so). A libpapi is one or the other, so the choice is made when it is compiled.
-#if defined(__x86_64__)
-constexpr FpVariant kDefaultFpVariant = FpVariant::Sse;
-#elif defined(__i386__)
-constexpr FpVariant kDefaultFpVariant = FpVariant::X87;
+// The default FP variant follows what this libpapi is compiled for (default_fp_variant): the programs that link a
+// libpapi are built for the same. Hosts other than x86 build the component only for its unit tests and
+// netburst-events, and take x86-64's.
+#if defined(__i386__)
+constexpr FpVariant kDefaultFpVariant = default_fp_variant(true);
 #else
-// Other hosts build the component only for its unit tests and netburst-events; their programs are not x86.
-constexpr FpVariant kDefaultFpVariant = FpVariant::Sse;
+constexpr FpVariant kDefaultFpVariant = default_fp_variant(false);
 #endif
 
 struct PresetChoice {

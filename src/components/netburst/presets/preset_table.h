@@ -18,8 +18,13 @@ const char* papi_derivation_name(PresetDerivation d);
 
 // Variants of the FP presets: the two FIRM ESCRs hold two upstream event kinds per logical processor, so the FP
 // presets must choose which kinds they count (PAPI 3 chose with $PAPI_PENTIUM4_FP; we choose with
-// $PAPI_NETBURST_FP). kFpSse is the default: it is what x86-64 compilers emit.
+// $PAPI_NETBURST_FP).
 enum class FpVariant : std::uint8_t { Sse, X87, X87SseDp };
+// Without $PAPI_NETBURST_FP, the floating point a program of that word size does by default: SSE2 on x86-64, where
+// the ABI passes and computes doubles in XMM registers, and x87 on i386, where gcc computes on the x87 stack unless
+// told -mfpmath=sse (as a Pentium 4's 32-bit programs did). The component asks for its own build's word size,
+// netburst-run for the program's (its ELF class).
+constexpr FpVariant default_fp_variant(bool i386) { return i386 ? FpVariant::X87 : FpVariant::Sse; }
 constexpr unsigned kNumFpVariants = 3;
 const char* fp_variant_name(FpVariant v);  // "sse", "x87", "x87_sse_dp"
 // The variant `text` names, in any case, as $PAPI_NETBURST_FP spells it; false when it names none.
