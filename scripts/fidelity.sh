@@ -20,8 +20,7 @@
 #     -V OPT     pass OPT to Valgrind (e.g. --vex-iropt-level=0); a diagnosis run: no page, no Sprunt
 #     ID...      only these kernels (no page, no Sprunt)
 #
-# The i386 program counts through the emulator's MSR channel itself (tests/fidelity/driver.c, FIDELITY_CLIENT), as
-# there is no 32-bit libpapi to link: the same event as PAPI_TOT_CYC, on the same counter.
+# The i386 program counts PAPI_TOT_CYC through the 32-bit libpapi (build/papi32), as the 64-bit one through PAPI.
 #
 # A form fails when the model is off the measured figure by more than 15 %, or by more than 0.3 cycles for
 # figures under 2 cycles. It fails too when its figure moves with the run or the layout: with three counts or
@@ -80,9 +79,12 @@ IFS=, read -r -a width_list <<<"$widths"
 for w in "${width_list[@]}"; do
   case $w in
     64) ;;
-    32) if ! "$cc" -m32 -O2 -no-pie -DFIDELITY_CLIENT -I"$top" -I"$fid" -o "$out/fidelity-driver-i386" \
-           "$fid/driver.c" "$fid"/int.S "$fid"/fp.S "$fid"/simd.S "$fid"/mem.S; then
-          echo "fidelity: $cc -m32 cannot build the i386 driver (gcc-multilib, libc6-dev-i386: scripts/install-deps.sh)" >&2
+    32) papi32=$build/papi32/work/src
+        if ! "$cc" -m32 -O2 -no-pie -I"$papi32" -I"$fid" -o "$out/fidelity-driver-i386" \
+           "$fid/driver.c" "$fid"/int.S "$fid"/fp.S "$fid"/simd.S "$fid"/mem.S -L"$papi32" -lpapi \
+           -Wl,-rpath,"$papi32"; then
+          echo "fidelity: $cc -m32 cannot build the i386 driver against $papi32 (the 32-bit libpapi: configure says" \
+               "whether it builds; gcc-multilib, libc6-dev-i386, libhwloc15:i386: scripts/install-deps.sh)" >&2
           exit 2
         fi ;;
     *) echo "fidelity: -w takes 64, 32 or 64,32" >&2; exit 2 ;;
@@ -325,8 +327,8 @@ if [ "$page" != - ]; then
       echo
       echo "The same kernels are built as an i386 program (\`gcc -m32\`) and run under the same models, as InstLatX86"
       echo "measured its 32-bit forms: in 32-bit mode, with the loop counter and pointers 32 bits wide and one-byte"
-      echo "\`inc\`/\`dec\`. It counts the same event as \`PAPI_TOT_CYC\` through the emulator's MSR channel itself, as"
-      echo "there is no 32-bit libpapi to link (\`tests/fidelity/driver.c\`, \`FIDELITY_CLIENT\`). The tables give its"
+      echo "\`inc\`/\`dec\`. It counts \`PAPI_TOT_CYC\` through the 32-bit libpapi, as the 64-bit program through the"
+      echo "64-bit one (\`tests/fidelity/driver.c\`). The tables give its"
       echo "figure beside the 64-bit program's, judged against the same measurement and tolerance; its known deviations"
       echo "are listed with the model written \`M/i386\`. Left out, by rule, are the forms with a 64-bit operand (their"
       echo "text names r64), which 32-bit mode does not have: $(awk -F'\t' '{ printf "%s`%s` %s", (NR > 1 ? ", " : ""), $1, $2 }' "$work/only64.tsv")."

@@ -20,8 +20,9 @@
 # code) and GMP built from Debian's source for pentium4 (scripts/build-gmp-pentium4.sh; the P4-tuned code), and
 # their i386 counterparts: Debian's i386 libgmp10 (a fat build, which picks GMP's pentium4 code by cpuid) and GMP
 # built for pentium4 with ABI=32 (build-gmp-pentium4.sh -a 32). The x86-64 driver reads PAPI_TOT_CYC through
-# PAPI; the i386 one, until a 32-bit libpapi is built, through the emulator's client requests, writing the MSRs
-# of PAPI_TOT_CYC's recipe as netburst-events encodes them (the head of gmp_loops.c says why). Each library runs
+# PAPI; the i386 one through the emulator's client requests, writing the MSRs of PAPI_TOT_CYC's recipe as
+# netburst-events encodes them, since PAPI's own footprint in a Northwood's 8 KiB L1 moves the model-2 figures
+# with the environment (the head of gmp_loops.c says how much). Each library runs
 # on each model its rows in figures.tsv name. A loop fails when the model is more than 15 % off GMP's figure (for
 # a range a-b: below 0.85a or above 1.15b), or when its figure moves with the environment by more than 1 % (or
 # 0.05 cycles), unless it is a listed open gap (whose figure is off anyway; the page shows the spread beside the
@@ -226,8 +227,9 @@ if [ "$page" != - ]; then
     echo "(\`scripts/build-gmp-pentium4.sh\`, the P4-tuned code), timed on model 4; Debian's i386 libgmp10"
     echo "(\`debian32\`, a fat build, which picks GMP's pentium4 code by the emulated cpuid) and GMP built for pentium4"
     echo "as i386 code (\`pentium4-32\`, \`build-gmp-pentium4.sh -a 32\`), timed on model 2 against the Northwood"
-    echo "figures and on model 4 against the Prescott ones. It reads \`PAPI_TOT_CYC\` (the i386 driver, until a 32-bit"
-    echo "libpapi exists, the same counter through the emulator's client requests) around calls on 64, 160 and 256 limbs"
+    echo "figures and on model 4 against the Prescott ones. It reads \`PAPI_TOT_CYC\` (the i386 driver the same counter"
+    echo "through the emulator's client requests: PAPI's own footprint in a Northwood's 8 KiB L1 would move its figures"
+    echo "with the environment) around calls on 64, 160 and 256 limbs"
     echo "of random operands (mul_basecase: 24x24, 32x32 and 40x40, per cross-product); the figure is the cycles between"
     echo "64 and 256 limbs per limb, the fewest of ten calls. A loop fails more than 15 % off GMP's figure, or when its"
     echo "figure moves with the environment"

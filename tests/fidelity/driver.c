@@ -9,16 +9,9 @@
  * copy. Prints "id<TAB>kind<TAB>cycles per copy<TAB>text" per kernel; with three lengths or more, then a tab and
  * the same figure between each length and the next, separated by commas (how much it moves with the length).
  *
- * Built as an i386 program (gcc -m32, scripts/fidelity.sh) it runs the forms in 32-bit mode, as InstLatX86 measured
- * them, and leaves out the forms that need 64-bit mode (needs_64bit_mode). Built with -DFIDELITY_CLIENT (the i386
- * build, while there is no 32-bit libpapi to link), it counts the same event as PAPI_TOT_CYC through the emulator's
- * MSR channel itself, as the PAPI component would: the figures are differences, so the cost of the reads cancels
- * as PAPI_read's does. */
-#ifdef FIDELITY_CLIENT
-#include "emulator/protocol/netburst_client.h"
-#else
+ * Built as an i386 program (gcc -m32 against the 32-bit libpapi, scripts/fidelity.sh) it runs the forms in 32-bit
+ * mode, as InstLatX86 measured them, and leaves out the forms that need 64-bit mode (needs_64bit_mode). */
 #include <papi.h>
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,52 +78,12 @@ static void set_up(void) {
   fid_p_bw = (uintptr_t)bw_buffer;
 }
 
-#ifdef FIDELITY_CLIENT
-/* PAPI_TOT_CYC's event, global_power_events:RUNNING, on counter 0 (BPU_COUNTER0) through FSB_ESCR0, as
- * `netburst-events --encode global_power_events:RUNNING` prints it for models 2 and 4: the ESCR selects event 0x13,
- * mask bit 0 (RUNNING), at CPL 0 and above 0 (T0_OS, T0_USR); the CCCR enables the counter, selects ESCR 6 (FSB)
- * and counts whatever the threads do (active thread 3). */
-enum { kMsrFsbEscr0 = 0x3a2, kMsrBpuCounter0 = 0x300, kMsrBpuCccr0 = 0x360 };
-static const uint64_t kEscr = (0x13ull << 25) | (1ull << 9) | (1ull << 3) | (1ull << 2);
-static const uint64_t kCccr = (1ull << 12) | (6ull << 13) | (3ull << 16);
-
-static void client_check(int status, const char* what) {
-  if (status != NB_OK) {
-    fprintf(stderr, "fidelity-driver: %s: status %d%s\n", what, status,
-            status == NB_NOT_EMULATED ? " (not under netburst-run)" : "");
-    exit(1);
-  }
-}
-
-static void start_counting(void) {
-  client_check(nb_wrmsr(kMsrFsbEscr0, kEscr), "wrmsr FSB_ESCR0");
-  client_check(nb_wrmsr(kMsrBpuCounter0, 0), "wrmsr BPU_COUNTER0");
-  client_check(nb_wrmsr(kMsrBpuCccr0, kCccr), "wrmsr BPU_CCCR0");
-}
-
-/* PAPI_read's path is long and branchy, and leaves the global branch history the same at every call of a kernel;
- * a bare request does not, and the kernel's branches then mispredict by how the call before ended (sub_r32's
- * 120-iteration calls took 1100 to 1184 cycles on model 2, by steps of a misprediction's cost; the 64-bit build
- * with this read showed the same). A fixed loop of taken branches before the first read gives every call the same
- * history, and the calls the same cycles, as with PAPI. */
-static void settle_branch_history(void) {
-  unsigned long i = 64;
-  __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(i) : : "cc");
-}
-
-static long long read_cycles(void) {
-  uint64_t value;
-  client_check(nb_rdpmc(0, &value), "rdpmc 0");
-  return (long long)value;
-}
-#else
 static void check(int status, const char* what) {
   if (status != PAPI_OK) {
     fprintf(stderr, "fidelity-driver: %s: %s\n", what, PAPI_strerror(status));
     exit(1);
   }
 }
-#endif
 
 /* The forms the i386 build leaves out: those with a 64-bit general-register operand (their text names r64), which
  * exist only in 64-bit mode. kernel.inc assembles them with the registers' low halves, so they must not run. */
@@ -158,17 +111,9 @@ enum { kRepeats = 3 };
 /* The cycles of one call of k with n loop iterations. */
 static long long cycles_of(const struct kernel* k, long n, int set) {
   long long before, after;
-#ifdef FIDELITY_CLIENT
-  (void)set;
-  settle_branch_history();
-  before = read_cycles();
-  k->run(n);
-  after = read_cycles();
-#else
   check(PAPI_read(set, &before), "PAPI_read");
   k->run(n);
   check(PAPI_read(set, &after), "PAPI_read");
-#endif
   return after - before;
 }
 
@@ -195,19 +140,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_up();
-  int set = 0;
-#ifdef FIDELITY_CLIENT
-  start_counting();
-#else
   if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
     fprintf(stderr, "fidelity-driver: PAPI_library_init failed\n");
     return 1;
   }
-  set = PAPI_NULL;
+  int set = PAPI_NULL;
   check(PAPI_create_eventset(&set), "PAPI_create_eventset");
   check(PAPI_add_event(set, PAPI_TOT_CYC), "PAPI_add_event(PAPI_TOT_CYC)");
   check(PAPI_start(set), "PAPI_start");
-#endif
   for (const struct kernel* k = __start_fidelity_kernels; k < __stop_fidelity_kernels; ++k) {
     if (!selected(k, argc, argv, first) || needs_64bit_mode(k)) continue;
     k->run(lengths[0]);
@@ -224,9 +164,7 @@ int main(int argc, char** argv) {
     printf("\n");
     fflush(stdout);
   }
-#ifndef FIDELITY_CLIENT
   long long last;
   check(PAPI_stop(set, &last), "PAPI_stop");
-#endif
   return 0;
 }

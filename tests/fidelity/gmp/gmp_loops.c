@@ -22,14 +22,17 @@
  *
  * How it reads the cycles. Built with -DGMP_LOOPS_PAPI (the x86-64 driver), through PAPI, as a user would: an
  * event set of PAPI_TOT_CYC, PAPI_read around each call, as the per-form driver (tests/fidelity/driver.c) does.
- * Built without it (the i386 driver, while no 32-bit libpapi exists to link), through the emulator's client
- * requests (emulator/protocol/netburst_client.h): it writes the MSRs that PAPI_TOT_CYC's recipe programs, which
+ * Built without it (the i386 driver), through the emulator's client requests (emulator/protocol/netburst_client.h),
+ * not the 32-bit libpapi: PAPI_read's own code and data between the calls evict some of the operands' lines from
+ * a Northwood's 8 KiB L1, at places that move with the stack, and through PAPI the model-2 figures of debian32
+ * add_n, sub_n, submul_1 and cnd_add_n moved by 0.05 to 0.08 cycles a limb with the environment (the suite's limit
+ * is 0.05; GMP's own speed program reads the TSC, whose footprint is nil). It writes the MSRs that PAPI_TOT_CYC's
+ * recipe programs, which
  * the script takes from `netburst-events --encode` and passes as -DGMP_LOOPS_WRITES (msr=value pairs) and
  * -DGMP_LOOPS_COUNTER, and reads the counter with the emulated RDPMC. Both count the same event in the same
  * domain (user), and both reads cost the same at every size, so the per-limb figures do not depend on the path.
  * One source with two small timer back ends rather than a second driver: the kernels, operands and arithmetic,
- * which the figures do depend on, stay one copy; when the 32-bit libpapi exists, the i386 driver can be built with
- * -DGMP_LOOPS_PAPI too. */
+ * which the figures do depend on, stay one copy. */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdint.h>
