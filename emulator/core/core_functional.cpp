@@ -160,6 +160,18 @@ void Core::functional_fetch(Thread& th, unsigned t, const Instruction& insn, con
     if (!plan.from_rom) sink->add(EventId::UopQueueWrites, kFromBuild, plan.total_uops);
 }
 
+// After delivery: the work of a plan with one store and nothing else that can change, as the walk does it: the
+// store address's access, then the commit. Out of line: inline, it made the groups' loop slower for the programs
+// that have few such stores (matmul).
+void Core::functional_store(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink) {
+    const FunctionalPlan& f = plan.functional;
+    const unsigned i = f.access_spec[0];
+    std::uint16_t causes = 0, mob = 0;
+    store_address(t, insn.mem[plan.specs[i].mem], 0, 0, sink, &causes, &mob);
+    sink->retire_uops(caused_signature(f, i, causes), 1);
+    commit_store(threads_[t], t, 0, &insn.mem[f.commit_mem], 0, 0, sink);
+}
+
 // Everything after delivery, in general: the ROM's delivery events, then the walk (core_walker.h).
 void Core::functional_uops(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan,
                            FunctionalSink* sink) {
