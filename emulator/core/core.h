@@ -354,6 +354,7 @@ private:
 
     // core_functional.cpp
     void functional_fetch(Thread& th, unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
+    void functional_store(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
     // core_functional.h (inline)
     void functional_work(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);
     void functional_load(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink);

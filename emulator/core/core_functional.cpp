@@ -27,6 +27,7 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
     f.kinds = 0;
     f.num_fixed = f.num_accesses = f.num_commits = 0;
     f.branch_spec = FunctionalPlan::kNone;
+    unsigned commit_mem = FunctionalPlan::kNone;  // the last StoreData spec's operand, when it has one
     for (unsigned i = 0; i < plan.num_specs; ++i) {
         const UopSpec& s = plan.specs[i];
         UopSignature sig;
@@ -43,7 +44,10 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
         if (access) f.access_spec[f.num_accesses++] = static_cast<std::uint8_t>(i);
         if (s.role == UopRole::Branch) f.branch_spec = static_cast<std::uint8_t>(i);
         if (access || s.role == UopRole::Branch) f.caused_base[i] = sink->intern_caused(sig);
-        if (s.role == UopRole::StoreData) ++f.num_commits;
+        if (s.role == UopRole::StoreData) {
+            ++f.num_commits;
+            commit_mem = s.mem < n_mem ? s.mem : FunctionalPlan::kNone;
+        }
         if (access || s.role == UopRole::Branch) continue;
         // A uop that can meet no replay cause: counted with the others of its signature.
         const std::uint32_t records = s.count > cap ? cap : s.count;
@@ -66,6 +70,11 @@ void Core::sign_plan(const UopPlan& plan, const Instruction& insn, FunctionalSin
         f.load_mem = plan.specs[f.access_spec[0]].mem;
     } else if (plain && f.num_accesses == 0 && branch && f.branch_spec != FunctionalPlan::kNone) {
         f.work = FunctionalPlan::Work::Branch;
+    } else if (f.num_commits == 1 && commit_mem != FunctionalPlan::kNone && !plan.from_rom &&
+               f.num_accesses == 1 && !branch && f.branch_spec == FunctionalPlan::kNone &&
+               plan.specs[f.access_spec[0]].role == UopRole::StoreAddr) {
+        f.work = FunctionalPlan::Work::Store;
+        f.commit_mem = static_cast<std::uint8_t>(commit_mem);
     }
     f.deferred = stable_plans_.holds(plan);
     for (std::uint64_t& n : f.pending) n = 0;
@@ -149,6 +158,18 @@ void Core::functional_fetch(Thread& th, unsigned t, const Instruction& insn, con
     build(th, t, insn, 0, sink);
     th.fetch_mode = FrontMode::Build;
     if (!plan.from_rom) sink->add(EventId::UopQueueWrites, kFromBuild, plan.total_uops);
+}
+
+// After delivery: the work of a plan with one store and nothing else that can change, as the walk does it: the
+// store address's access, then the commit. Out of line: inline, it made the groups' loop slower for the programs
+// that have few such stores (matmul).
+void Core::functional_store(unsigned t, const Instruction& insn, const UopPlan& plan, FunctionalSink* sink) {
+    const FunctionalPlan& f = plan.functional;
+    const unsigned i = f.access_spec[0];
+    std::uint16_t causes = 0, mob = 0;
+    store_address(t, insn.mem[plan.specs[i].mem], 0, 0, sink, &causes, &mob);
+    sink->retire_uops(caused_signature(f, i, causes), 1);
+    commit_store(threads_[t], t, 0, &insn.mem[f.commit_mem], 0, 0, sink);
 }
 
 // Everything after delivery, in general: the ROM's delivery events, then the walk (core_walker.h).

@@ -40,6 +40,8 @@ __attribute__((always_inline)) inline void Core::functional_work(unsigned t, con
         functional_load(t, insn, plan, sink);
     } else if (f.work == FunctionalPlan::Work::Branch) {
         functional_branch(threads_[t], t, insn, plan, sink);
+    } else if (f.work == FunctionalPlan::Work::Store) {
+        functional_store(t, insn, plan, sink);
     } else {
         functional_uops(threads_[t], t, insn, plan, sink);
     }
@@ -67,11 +69,12 @@ __attribute__((always_inline)) inline void Core::execute_group_functional(unsign
         for (unsigned i = 0; i < n; ++i) {
             const unsigned m = g.work_member[i];
             const UopPlan& plan = *g.plans[m];
-            switch (static_cast<FunctionalPlan::Work>(g.work_kind[i])) {
-            case FunctionalPlan::Work::Load: functional_load(t, members(m), plan, sink); break;
-            case FunctionalPlan::Work::Branch: functional_branch(threads_[t], t, members(m), plan, sink); break;
-            default: functional_uops(threads_[t], t, members(m), plan, sink); break;
-            }
+            // Tests in functional_work's order: a switch over the four kinds made matmul's groups 1 % slower.
+            const auto work = static_cast<FunctionalPlan::Work>(g.work_kind[i]);
+            if (work == FunctionalPlan::Work::Load) functional_load(t, members(m), plan, sink);
+            else if (work == FunctionalPlan::Work::Branch) functional_branch(threads_[t], t, members(m), plan, sink);
+            else if (work == FunctionalPlan::Work::Store) functional_store(t, members(m), plan, sink);
+            else functional_uops(threads_[t], t, members(m), plan, sink);
         }
         return;
     }

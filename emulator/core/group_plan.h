@@ -9,8 +9,8 @@
 // delivery only moves the trace cache's cursor, which nothing else reads, so the members delivered together do
 // their work afterwards in order; delivery that does more (the head of another line, a miss and build mode, which
 // reads the ITLB and the L2) waits for the earlier members' work; and a member whose work may change the trace
-// cache (Work::General: a store may hit code) is delivered and does its work before anything after it is
-// delivered.
+// cache (Work::General, Work::Store: a store may hit code) is delivered and does its work before anything after
+// it is delivered.
 //
 // When delivery of the whole run came from the trace cache and nothing before the last member can change the
 // trace cache, what it did is kept (TraceCache::RunMemo): the next time the run starts from the same place in the
@@ -37,7 +37,8 @@ struct GroupPlan {
     // What the trace cache compares (TraceCache::deliver_run, which reads four entries at a time: zero padding).
     std::uint16_t pc_low[kMaxMembers + 4];
     // The members with work after delivery (FunctionalPlan::work is not None), one bit each, and how far
-    // delivery may run ahead of the work from each member: to the first member with Work::General, included.
+    // delivery may run ahead of the work from each member: to the first member with Work::General or
+    // Work::Store, included.
     std::uint32_t working;
     std::uint8_t run_end[kMaxMembers];
     // The same members in order with their work (FunctionalPlan::Work as a byte), for replay.
@@ -87,7 +88,9 @@ public:
             }
         }
         for (unsigned k = size; k-- > 0;) {
-            const bool barrier = plans[k]->functional.work == FunctionalPlan::Work::General || k + 1 == size;
+            const FunctionalPlan::Work work = plans[k]->functional.work;
+            const bool barrier = work == FunctionalPlan::Work::General || work == FunctionalPlan::Work::Store ||
+                                 k + 1 == size;
             g.run_end[k] = static_cast<std::uint8_t>(barrier ? k + 1 : g.run_end[k + 1]);
         }
         for (std::uint64_t& n : g.pending) n = 0;

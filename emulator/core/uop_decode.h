@@ -82,10 +82,12 @@ struct FunctionalPlan {
     std::uint8_t branch_spec;              // the Branch spec, or kNone
     // What execute_functional() does after delivery: nothing (a register operation: one signature, no memory
     // access, no branch, not from the ROM), one load (one access, a load; nothing else that can change), a
-    // branch without memory accesses, or everything in general.
-    enum class Work : std::uint8_t { None, Load, Branch, General };
+    // branch without memory accesses, one store (its address, then its commit; nothing else that can change),
+    // or everything in general.
+    enum class Work : std::uint8_t { None, Load, Branch, General, Store };
     Work work;
     std::uint8_t load_mem;                 // Work::Load: its memory operand
+    std::uint8_t commit_mem;               // Work::Store: the memory operand its store data writes
     // A plan that stays put (PlanStore) counts its executions here, per qualifier, and the core adds them to the
     // sink (retirement) and to its statistics only when asked (Core::flush_functional): an execution then costs
     // one increment. Plans of the evictable PlanCache retire at once.
