@@ -9,6 +9,8 @@
 // A count that drifts, is sampled or loses events breaks both.
 #include <gtest/gtest.h>
 
+#include "tests/tools/run_tool.h"
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -82,14 +84,10 @@ Matmul run_matmul(const std::string& program, int n, const std::string& environm
     TempDir dir;
     const std::string command = "PAPI_EVENTS=" + std::string(kRegionEvents) + " PAPI_OUTPUT_DIRECTORY=" + dir.path() +
                                 " " + environment + " " + env("NETBURST_RUN") + " --no-64-bit-note -- " + program +
-                                " " + std::to_string(n) + " " + std::to_string(kBlock) + " 2>&1";
-    FILE* p = popen(command.c_str(), "r");
-    if (!p) return m;
-    char buf[4096];
-    std::size_t got;
-    while ((got = fread(buf, 1, sizeof buf, p)) > 0) m.output.append(buf, got);
-    const int st = pclose(p);
-    m.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                                " " + std::to_string(n) + " " + std::to_string(kBlock);
+    const netburst::testtools::ToolRun r = netburst::testtools::run_command(command);
+    m.status = r.status;
+    m.output = r.out + r.err;
     std::istringstream in(m.output);
     std::string line;
     Counts* into = nullptr;
