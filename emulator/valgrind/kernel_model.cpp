@@ -129,10 +129,6 @@ private:
     unsigned depth_ = 0;
 };
 
-}  // namespace
-
-namespace {
-
 // The service routine's stand-in, the same in both kernels: a short, branch-predictable routine touching the
 // task's data, called through the system-call table. The x86-64 dispatcher has it store the return value into
 // pt_regs (in_regs); the i386 entry stores it itself after the call.
@@ -200,21 +196,14 @@ void syscall_path_64(unsigned lp, KernelPath* out) {
     sysret.taken = true;
 }
 
-// Linux i386 (entry_32.S), entered by int $0x80, which Valgrind's x86 build gives every system call of an i386
-// program (the vDSO's sysenter is not offered to the guest): system_call saves the registers and the user
-// segments, indexes the table itself, and leaves through restore_all and iret.
-void syscall_path_32(unsigned lp, KernelPath* out) {
-    const KernelLayout& k = kLinux32;
-    const std::uint64_t stack = k.stack_top + 0x4000ull * lp;
-    PathBuilder b(out, k.entry_text, k.word);
-    // The processor's delivery (the IDT gate, the switch to the TSS's kernel stack and the five words it pushes:
-    // ss, esp, eflags, cs, eip) belongs to int $0x80, a user instruction; the path starts at system_call's first.
+// i386 entry_32.S's way in, after the processor's delivery (the IDT gate, the switch to the TSS's kernel stack and
+// the five words it pushes: ss, esp, eflags, cs, eip): the entry's own word (orig_eax, or the vector for an
+// interrupt) and SAVE_ALL, then the kernel's segments. pt_regs then holds, from the stack pointer up: ebx, ecx,
+// edx, esi, edi, ebp, eax, ds, es, fs, orig_eax, eip, cs, eflags, esp, ss (PT_EAX is 6 words up, PT_CS 12,
+// PT_EFLAGS 13, PT_OLDSS 15).
+void save_all_32(PathBuilder& b, std::uint64_t stack) {
     b.set_stack(stack - 5 * 4);
-
-    // system_call: orig_eax, SAVE_ALL (three segment registers and seven general ones), the kernel's segments.
-    // pt_regs then holds, from the stack pointer up: ebx, ecx, edx, esi, edi, ebp, eax, ds, es, fs, orig_eax, eip,
-    // cs, eflags, esp, ss (PT_EAX is 6 words up, PT_CS 12, PT_EFLAGS 13, PT_OLDSS 15).
-    b.push(1);                   // pushl %eax (orig_eax)
+    b.push(1);                   // pushl %eax (orig_eax), or pushl $~(vector)
     b.alu(1);                    // cld
     b.push(10);                  // %fs, %es, %ds, %eax, %ebp, %edi, %esi, %edx, %ecx, %ebx
     b.alu(1);                    // movl $__USER_DS, %edx
@@ -222,6 +211,32 @@ void syscall_path_32(unsigned lp, KernelPath* out) {
     b.op(C::Microcode, 2);       // movl %edx, %es
     b.alu(1);                    // movl $__KERNEL_PERCPU, %edx
     b.op(C::Microcode, 2);       // movl %edx, %fs
+}
+
+// i386 entry_32.S's way out to user mode: restore_all (not to a 16-bit stack segment), restore_nocheck's
+// RESTORE_REGS, the entry's own word dropped, and iret to where the delivery came from.
+void restore_all_32(PathBuilder& b) {
+    b.load(b.sp() + 13 * 4);     // movl PT_EFLAGS(%esp), %eax
+    b.load(b.sp() + 15 * 4);     // movb PT_OLDSS(%esp), %ah
+    b.load(b.sp() + 12 * 4);     // movb PT_CS(%esp), %al
+    b.alu(2);                    // andl; cmpl
+    b.branch_not_taken();        // je ldt_ss
+    b.pop(7);                    // %ebx, %ecx, %edx, %esi, %edi, %ebp, %eax
+    b.pop_segment(3);            // %ds, %es, %fs
+    b.alu(1);                    // addl $4, %esp
+    b.set_stack(b.sp() + 4);
+    Instruction& iret = b.op(C::IndirectJump, 1);  // iret: the far return to the user instruction
+    b.add(iret, b.sp(), false);  // it reads eip (and cs, eflags, esp, ss)
+    iret.taken = true;
+}
+
+// Linux i386 (entry_32.S), entered by int $0x80, which Valgrind's x86 build gives every system call of an i386
+// program (the vDSO's sysenter is not offered to the guest): system_call saves the registers and the user
+// segments, indexes the table itself, and leaves through restore_all and iret.
+void syscall_path_32(unsigned lp, KernelPath* out) {
+    const KernelLayout& k = kLinux32;
+    PathBuilder b(out, k.entry_text, k.word);
+    save_all_32(b, k.stack_top + 0x4000ull * lp);
     b.alu(2);                    // GET_THREAD_INFO(%ebp): the stack pointer masked to the thread_info
     b.load(k.task_data);         // testl $_TIF_WORK_SYSCALL_ENTRY, TI_flags(%ebp)
     b.branch_not_taken();        // jnz syscall_trace_entry
@@ -236,20 +251,7 @@ void syscall_path_32(unsigned lp, KernelPath* out) {
     b.load(k.task_data);         // movl TI_flags(%ebp), %ecx
     b.alu(1);                    // testl $_TIF_ALLWORK_MASK, %ecx
     b.branch_not_taken();        // jne syscall_exit_work
-    // restore_all: not returning to a 16-bit stack segment.
-    b.load(b.sp() + 13 * 4);     // movl PT_EFLAGS(%esp), %eax
-    b.load(b.sp() + 15 * 4);     // movb PT_OLDSS(%esp), %ah
-    b.load(b.sp() + 12 * 4);     // movb PT_CS(%esp), %al
-    b.alu(2);                    // andl; cmpl
-    b.branch_not_taken();        // je ldt_ss
-    // restore_nocheck: RESTORE_REGS, drop orig_eax, iret.
-    b.pop(7);                    // %ebx, %ecx, %edx, %esi, %edi, %ebp, %eax
-    b.pop_segment(3);            // %ds, %es, %fs
-    b.alu(1);                    // addl $4, %esp
-    b.set_stack(b.sp() + 4);
-    Instruction& iret = b.op(C::IndirectJump, 1);  // iret: the far return to the user instruction
-    b.add(iret, b.sp(), false);  // it reads eip (and cs, eflags, esp, ss)
-    iret.taken = true;
+    restore_all_32(b);
 }
 
 // The timer interrupt's handler proper, from its first instruction to its return to the entry code; the same C code
@@ -267,7 +269,7 @@ void timer_handler(PathBuilder& b, const KernelLayout& k, unsigned lp) {
     b.load(percpu + 0x50);       // irq_enter_rcu: preempt_count
     b.alu(2);
     b.store(percpu + 0x50);      // preempt_count += HARDIRQ_OFFSET
-    b.store(k.apic_eoi);           // ack: the EOI write
+    b.store(k.apic_eoi);         // ack: the EOI write
     b.call(k.hrtimer_text, false);
 
     // hrtimer_interrupt: read the clock, take the expired tick timer off the queue, run it, re-arm the deadline.
@@ -285,16 +287,16 @@ void timer_handler(PathBuilder& b, const KernelLayout& k, unsigned lp) {
     b.alu(6);
     b.load(percpu + 0x80);
     b.branch_not_taken();
-    b.load(k.task_data + 0x200);   // account_user_time: the task's utime
+    b.load(k.task_data + 0x200); // account_user_time: the task's utime
     b.alu(3);
     b.store(k.task_data + 0x200);
-    b.load(k.task_data + 0x208);   // its cputime statistics
+    b.load(k.task_data + 0x208); // its cputime statistics
     b.alu(3);
     b.store(k.task_data + 0x208);
     b.load(percpu + 0x88);       // run_local_timers: anything due on the timer wheel?
     b.alu(2);
     b.branch_not_taken();
-    b.call(k.sched_text, false);   // scheduler_tick
+    b.call(k.sched_text, false); // scheduler_tick
     //     scheduler_tick: lock the run queue, update its clock, tick the fair class, unlock.
     b.push(3);
     b.op(C::Microcode);          // lock cmpxchg: raw_spin_lock
@@ -303,10 +305,10 @@ void timer_handler(PathBuilder& b, const KernelLayout& k, unsigned lp) {
     b.alu(6);
     b.store(rq + 0x08);
     b.call(k.sched_text + 0x300, false);  // task_tick_fair: update_curr and the entity's load
-    b.load(k.task_data + 0x280);   // the entity's exec_start
+    b.load(k.task_data + 0x280); // the entity's exec_start
     b.alu(4);
     b.store(k.task_data + 0x280);
-    b.load(k.task_data + 0x288);   // sum_exec_runtime
+    b.load(k.task_data + 0x288); // sum_exec_runtime
     b.alu(2);
     b.store(k.task_data + 0x288);
     b.load(rq + 0x40);           // the queue's min_vruntime
@@ -344,13 +346,12 @@ void timer_handler(PathBuilder& b, const KernelLayout& k, unsigned lp) {
     b.branch_not_taken();
     b.ret();
     b.call(k.irq_exit_text + 0x200, false);  // irqentry_exit_to_user_mode
-    b.load(k.task_data);           // current->thread_info.flags
+    b.load(k.task_data);         // current->thread_info.flags
     b.alu(1);
     b.branch_not_taken();        // no work (no reschedule, no signal)
     b.ret();
     b.pop(2);
     b.ret();
-
 }
 
 // Linux x86-64: asm_sysvec_apic_timer_interrupt, error_entry, the handler, and iretq.
@@ -390,19 +391,8 @@ void timer_path_64(unsigned lp, KernelPath* out) {
 // smp_apic_timer_interrupt, and leaves through ret_from_intr, resume_userspace and restore_all.
 void timer_path_32(unsigned lp, KernelPath* out) {
     const KernelLayout& k = kLinux32;
-    const std::uint64_t stack = k.stack_top + 0x4000ull * lp;
     PathBuilder b(out, k.irq_entry_text, k.word);
-    // As for int $0x80, the processor's delivery pushed ss, esp, eflags, cs and eip on the TSS's kernel stack.
-    b.set_stack(stack - 5 * 4);
-
-    b.push(1);                   // pushl $~(vector)
-    b.alu(1);                    // cld
-    b.push(10);                  // SAVE_ALL: %fs, %es, %ds and the seven general registers
-    b.alu(1);                    // movl $__USER_DS, %edx
-    b.op(C::Microcode, 2);       // movl %edx, %ds
-    b.op(C::Microcode, 2);       // movl %edx, %es
-    b.alu(1);                    // movl $__KERNEL_PERCPU, %edx
-    b.op(C::Microcode, 2);       // movl %edx, %fs
+    save_all_32(b, k.stack_top + 0x4000ull * lp);
     b.alu(1);                    // movl %esp, %eax
     b.call(k.irq_handler_text, false);  // smp_apic_timer_interrupt
     timer_handler(b, k, lp);
@@ -417,19 +407,7 @@ void timer_path_32(unsigned lp, KernelPath* out) {
     b.load(k.task_data);         // movl TI_flags(%ebp), %ecx
     b.alu(1);                    // andl $_TIF_WORK_MASK, %ecx
     b.branch_not_taken();        // jne work_pending
-    // restore_all, as for a system call.
-    b.load(b.sp() + 13 * 4);
-    b.load(b.sp() + 15 * 4);
-    b.load(b.sp() + 12 * 4);
-    b.alu(2);
-    b.branch_not_taken();        // je ldt_ss
-    b.pop(7);
-    b.pop_segment(3);
-    b.alu(1);                    // addl $4, %esp: the vector
-    b.set_stack(b.sp() + 4);
-    Instruction& iret = b.op(C::IndirectJump, 1);  // iret: the far return to the interrupted instruction
-    b.add(iret, b.sp(), false);
-    iret.taken = true;
+    restore_all_32(b);
 }
 
 }  // namespace
