@@ -19,13 +19,6 @@
  * PAPI's short intervals are exact (doc/sampled-timing.md). */
 #define NB_DEFAULT_SAMPLE_HEAD 20000
 
-/* An i386 program when the tool's x86-linux build is missing (it is built only where gcc -m32 and Valgrind's x86
- * libraries are): netburst-run says so before Valgrind starts, with the status of its own failures. */
-#define NB_I386_MISSING_TOOL                                                                                        \
-    "a 32-bit (i386) program, and the netburst tool was built without its i386 build (netburst-x86-linux): install " \
-    "gcc-multilib and libc6-dev-i386 (scripts/install-deps.sh), then configure, make and make install again"
-#define NB_EXIT_OWN_ERROR 125
-
 #ifdef __cplusplus
 #include <cstdint>
 

@@ -148,17 +148,21 @@ bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure
     // Valgrind picks the tool's build by the program's ELF class; without the i386 one it would fail in its own words.
     const GuestPlatform platform = guest_platform_of(*program);
     if (platform == GuestPlatform::kX86 && !has_x86_tool(*tool_dir)) {
-        *failure = {command + ": " NB_I386_MISSING_TOOL, kExitOwnError};
+        *failure = {command + ": a 32-bit (i386) program, and the netburst tool was built without its i386 build "
+                              "(netburst-x86-linux): install gcc-multilib and libc6-dev-i386 (scripts/install-deps.sh), "
+                              "then configure, make and make install again",
+                    kExitOwnError};
         return false;
     }
     *out = {*valgrind, *tool_dir, *program, platform};
     return true;
 }
 
-GuestPlatform platform_of_command(const std::string& command) {
+FpVariant default_fp_variant_of(const std::vector<std::string>& command) {
+    if (command.empty()) return default_fp_variant(false);
     bool missing = false;
-    auto program = find_program(command, &missing);
-    return program ? guest_platform_of(*program) : GuestPlatform::kOther;
+    auto program = find_program(command[0], &missing);
+    return default_fp_variant(program && guest_platform_of(*program) == GuestPlatform::kX86);
 }
 
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir) {

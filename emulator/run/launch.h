@@ -9,6 +9,7 @@
 #include "emulator/run/guest_platform.h"
 #include "emulator/run/run_options.h"
 #include "events/status.h"
+#include "presets/preset_table.h"
 
 namespace netburst::emu::vg {
 struct EventProgram;
@@ -35,8 +36,9 @@ struct LaunchFailure {
     int exit_status = kExitOwnError;  // a shell's: kExitNotFound, kExitNotExecutable; else kExitOwnError
 };
 bool find_launch(const std::string& command, Launch* out, LaunchFailure* failure);
-// The platform of the program `command` runs (found as execvp finds it); kOther when it cannot be read.
-GuestPlatform platform_of_command(const std::string& command);
+// The FP presets' variant for the program `command` runs (found as execvp finds it), without $PAPI_NETBURST_FP:
+// its word size's default floating point (default_fp_variant; x86-64's when the file cannot be read).
+FpVariant default_fp_variant_of(const std::vector<std::string>& command);
 
 // Writes `program` as DIR/program, the file the tool's --program reads; returns its path.
 Result<std::string> write_event_program(const vg::EventProgram& program, const std::string& dir);

@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
     PlanOptions po;
     po.machine = machine;
     // The FP presets count the program's default floating point unless PAPI_NETBURST_FP says otherwise.
-    po.fp = default_fp_variant(!o.command.empty() && platform_of_command(o.command[0]) == GuestPlatform::kX86);
+    po.fp = default_fp_variant_of(o.command);
     if (auto fp = fp_variant_from_environment(po.fp); fp) po.fp = *fp;
     else fail(fp.error().message);
     EventPlan plan;

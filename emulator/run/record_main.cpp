@@ -224,7 +224,7 @@ int record_main(int argc, char** argv) {
     so.frequency = o.frequency;
     so.callchain = o.callchain;
     so.call_edges = !o.callgrind.empty();
-    so.fp = default_fp_variant(!o.command.empty() && platform_of_command(o.command[0]) == GuestPlatform::kX86);
+    so.fp = default_fp_variant_of(o.command);
     if (auto fp = fp_variant_from_environment(so.fp); fp) so.fp = *fp;
     else fail(fp.error().message);
     auto plan = plan_sampling(o.events, so);

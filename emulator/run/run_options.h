@@ -16,7 +16,7 @@ namespace netburst::emu::run {
 
 // Exit statuses of netburst-run's own failures; otherwise it exits with the program's status (128 + the signal
 // number when a signal killed it), as a shell would.
-constexpr int kExitOwnError = NB_EXIT_OWN_ERROR;
+constexpr int kExitOwnError = 125;
 constexpr int kExitNotExecutable = 126;
 constexpr int kExitNotFound = 127;
 
