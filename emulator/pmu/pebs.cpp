@@ -73,7 +73,8 @@ bool write_ds_area(const GuestMemory& memory, std::uint64_t ds_area, bool long_m
                   {ds.pebs_index, ds.field_bytes, setup.index},
                   {ds.pebs_maximum, ds.field_bytes, setup.absolute_maximum},
                   {ds.pebs_threshold, ds.field_bytes, setup.interrupt_threshold},
-                  {ds.pebs_counter_reset, 8, setup.counter_reset}};  // 8 bytes in both layouts, as write_pebs_record reads it
+                  // 8 bytes in both layouts, as write_pebs_record reads it
+                  {ds.pebs_counter_reset, 8, setup.counter_reset}};
     for (const auto& f : fields) {
         unsigned char bytes[8];
         put(bytes, 0, f.size, f.value);

@@ -39,7 +39,6 @@ enum Feature : unsigned {
 constexpr std::uint32_t kRecordFinishedRound = 68;
 // perf pads the strings of feature sections to this many bytes (NAME_ALIGN).
 constexpr std::size_t kStringAlign = 64;
-// Where a Linux x86-64 kernel's addresses begin: an instruction pointer above it is a kernel one.
 
 // The sample id of event i (the attrs' ids sections, EVENT_DESC, and every record's IDENTIFIER): any unique number
 // does; perf's own are the kernel's event ids.

@@ -204,8 +204,9 @@ extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a
  * come, which Valgrind starts afresh with the tool's build for its platform: an i386 image that an x86-64 program
  * executes runs without address randomisation, as it would when started directly. The personality outlives the
  * exec; an exec that fails leaves this image's layout as it was (it is placed already). */
-static void fix_layout_of_next_image(const HChar* path) {
+static void fix_layout_of_next_image(const HChar* path, Bool absolute_only) {
     if (path == NULL || !VG_(am_is_valid_for_client)((Addr)path, 1, VKI_PROT_READ)) return;
+    if (absolute_only && path[0] != '/') return;
     const SysRes fd = VG_(open)(path, VKI_O_RDONLY, 0);
     if (sr_isError(fd)) return;
     unsigned char header[NB_ELF_HEADER_BYTES];
@@ -229,10 +230,8 @@ static void pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nargs) {
          * rewritten at the end. */
         make_current(tid);
         /* execveat's path is relative to a directory descriptor unless absolute; only the absolute one is read. */
-        const HChar* path = (const HChar*)(syscallno == __NR_execve ? args[0] : args[1]);
-        if (syscallno == __NR_execve || (path != NULL && VG_(am_is_valid_for_client)((Addr)path, 1, VKI_PROT_READ) &&
-                                         path[0] == '/'))
-            fix_layout_of_next_image(path);
+        if (syscallno == __NR_execve) fix_layout_of_next_image((const HChar*)args[0], False);
+        else fix_layout_of_next_image((const HChar*)args[1], True);
         nb_flush();
         nb_samples_close(False);
         nb_write_results(False);
