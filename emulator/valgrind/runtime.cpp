@@ -443,7 +443,7 @@ __attribute__((always_inline)) inline const std::uint64_t* take_run(InsnInfo* he
         r += r->span;
         if (r == stop) return p;
         // The next record of the run, or not.
-        if (p == end || (*p & ~std::uint64_t{7}) != reinterpret_cast<std::uint64_t>(r)) return nullptr;
+        if (p == end || (*p & ~std::uint64_t{7}) != info_word(r)) return nullptr;
         bits = static_cast<unsigned>(*p++ & NB_EXIT_BITS);
     }
 }

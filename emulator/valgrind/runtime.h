@@ -61,6 +61,14 @@ struct alignas(8) InsnInfo {
     const GroupPlan* run_plan = nullptr;
 };
 
+// Record word 0's value for `info` (without exit bits): its address, zero-extended. Through uintptr_t, because
+// GCC sign-extends a pointer cast straight to a wider integer, and the x86 build's infos live above 2 GiB: its
+// records (zero-extended 32-bit words) then never matched, and every run of records fell back to one instruction
+// at a time.
+inline std::uint64_t info_word(const InsnInfo* info) {
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(info));
+}
+
 struct ThreadContext {
     bool live = false;
     bool ran = false;

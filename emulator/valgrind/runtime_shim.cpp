@@ -99,7 +99,7 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
                (info.branch_mode == NB_BR_EXIT_TAKEN || info.branch_mode == NB_BR_EXIT_NOT_TAKEN)) {
         info.fast = Fast::ExitBranch;
     }
-    return reinterpret_cast<uint64_t>(&info);
+    return info_word(&info);
 }
 
 void nb_rt_block_free(void* block) { nb_host_free(block); }
