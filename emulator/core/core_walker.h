@@ -42,7 +42,8 @@ inline unsigned scheduler_of(Unit unit) {
     case Unit::SlowAlu: return kSchedFast;
     case Unit::FpMove: return kSchedSimpleFp;
     case Unit::Load:
-    case Unit::StoreAddr: return kSchedMemory;
+    case Unit::StoreAddr:
+    case Unit::StoreAddrPort1: return kSchedMemory;
     default: return kSchedSlow;  // the port 1 slow integer unit, multiplier, divider, FP and MMX units
     }
 }

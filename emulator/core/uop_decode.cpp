@@ -64,8 +64,17 @@ public:
         if (fp) exec(s, EventId::X87SimdMovesUop, kAllP2Bit);
         p_->has_load = true;
     }
-    void store(unsigned mem, bool fp) {
-        UopSpec& a = add(Unit::StoreAddr, UopRole::StoreAddr, cycles(1));
+    void store(unsigned mem, bool fp, bool movd_mmx) {
+        // movd m32, mm also takes a dispatch slot of port 1, where movq m64, mm and the other SIMD stores take
+        // none: Agner Fog's instruction tables (instruction_tables.ods, sheets "Pentium 4" and "Prescott",
+        // measured on F/2/4 and F/4/1) give "MOVD m32, r" ports 0 and 1 and "MOVQ m64, r" port 0 only, two uops
+        // each; GMP's x86/pentium4/README finds the movd stores, not the movq ones, in its slow loops. What that
+        // uop reads is not published. It is timed with the store address (Unit::StoreAddrPort1): GMP's port-1
+        // bound loops then come out as measured, add_n and mul_1 at their 4-cycle carry chain with 4 port-1 uops
+        // a limb, cnd_add_n and addmul_1 at 5 with 5; a port-1 uop that waited for the stored register, as the
+        // data does, would meet the chain's psrlq at the same cycle every limb and give add_n 5. The uop count and
+        // the events stay a store's.
+        UopSpec& a = add(movd_mmx ? Unit::StoreAddrPort1 : Unit::StoreAddr, UopRole::StoreAddr, cycles(1));
         a.kind = UopKind::Store;
         a.mem = static_cast<std::uint8_t>(mem);
         // FP store data goes through the FP move unit, whose latency is the register move's (#798 MOVAPS xmm,
@@ -168,7 +177,8 @@ void decompose(const CoreConfig& c, const Instruction& insn, UopPlan* p) {
         for (unsigned i = 0; i < loads; ++i) b.load(static_cast<unsigned>(load_ops[i]), fp);
     };
     auto emit_stores = [&] {
-        for (unsigned i = 0; i < stores; ++i) b.store(static_cast<unsigned>(store_ops[i]), fp);
+        for (unsigned i = 0; i < stores; ++i)
+            b.store(static_cast<unsigned>(store_ops[i]), fp, insn.form == InsnForm::MovdStoreMmx);
     };
     const bool writes_flags = (insn.writes & kRegFlags) != 0;
     const bool writes_sp = (insn.writes & reg_gpr(4)) != 0;

@@ -37,6 +37,7 @@ enum class Unit : std::uint8_t {
     FpMove,     // port 0 FP move / store-data unit
     Load,       // port 2
     StoreAddr,  // port 3
+    StoreAddrPort1,  // port 3, and a dispatch slot of port 1 (movd m32, mm: uop_decode.cpp, Builder::store)
 };
 
 // StackPtr: the stack-pointer update of push, pop, call and ret, which reads only the stack pointer (not the

@@ -232,7 +232,7 @@ constexpr OpcodeRow kRows[] = {
     R(0x7C, 0x7D).cls(kPacked).ext(kSse3With66OrF2).ops(rmw_x),              // haddpd/ps, hsubpd/ps
     R(0x7E).pp(PF3).cls(C::SimdMove).both_ops(overwrite<X, X>),                           // movq xmm, xmm/m64
     R(0x7E).regform().cls(C::SimdMove).form(F::MovdFromMmx, F::MovdFromXmm, F::None, F::None).both_ops(movd_from),
-    R(0x7E).cls(C::SimdMove).both_ops(movd_from),
+    R(0x7E).cls(C::SimdMove).form(movd_store_form).both_ops(movd_from),
     R(0x7F).pp(PF3).cls(C::SimdMove).form(register_move).both_ops(store_x),               // movdqu
     R(0x7F).cls(C::SimdMove).form(register_move).both_ops(store_v),                       // movq mm, movdqa
 

@@ -131,6 +131,11 @@ template <InsnForm F>
 InsnForm on_register(const X86Decoded& d) { return d.mem ? InsnForm::None : F; }
 template <InsnForm F>
 InsnForm on_memory(const X86Decoded& d) { return d.mem ? F : InsnForm::None; }
+// movd m32, mm (0F 7E with a memory operand, no prefix, no REX.W): not movq m64, mm (REX.W), nor movd m32, xmm
+// (66), whose store data goes the way of every other SIMD store.
+inline InsnForm movd_store_form(const X86Decoded& d) {
+    return d.mem && !d.vex && !d.rex_w && d.pp == Pp::None ? InsnForm::MovdStoreMmx : InsnForm::None;
+}
 // imul r, r/m (0F AF) and imul r, r/m, imm (69, 6B): the operand size picks the form.
 inline InsnForm imul_form(const X86Decoded& d) {
     return d.rex_w ? InsnForm::Imul64 : d.op66 ? InsnForm::Imul16 : InsnForm::Imul32;

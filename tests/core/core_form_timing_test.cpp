@@ -210,3 +210,41 @@ TEST(FormTiming, LogicOperationsTakeAluZeroOnly) {
         EXPECT_LT(cycles_per(InsnForm::None), 0.4) << model;
     }
 }
+
+// movd m32, mm takes a port-1 slot beside its store address (uop_decode.cpp, Builder::store), movq m64, mm none:
+// two independent paddq and one store a group run at port 1's one uop a cycle, 2 cycles a group with movq stores
+// and 3 with movd ones. The uop count is a store's either way.
+TEST(FormTiming, MovdStoreTakesAPortOneSlot) {
+    for (unsigned model : {2u, 4u}) {
+        auto cycles_per_group = [model](InsnForm form, std::uint64_t* uops) {
+            auto run = [model, form, uops](unsigned n) {
+                test::Harness h(EmulatedMachine{}.with_model(model));
+                for (unsigned i = 0; i < n; ++i) {
+                    const std::uint64_t pc = 0x1000 + 16 * (i % 64);
+                    // paddq mm(a), mm7 and paddq mm(b), mm7: no chain (mm7 is never written)
+                    const unsigned a = i % 3, b = 3 + i % 3;
+                    h.run(test::of_class(pc, InsnClass::Mmx64, reg_mm(a) | reg_mm(7), reg_mm(a)));
+                    h.run(test::of_class(pc + 4, InsnClass::Mmx64, reg_mm(b) | reg_mm(7), reg_mm(b)));
+                    const unsigned size = form == InsnForm::MovdStoreMmx ? 4 : 8;
+                    Instruction st = test::store(pc + 8, 0x20000 + 8 * (i % 512), size, reg_mm(6));
+                    st.cls = InsnClass::SimdMove;
+                    st.form = form;
+                    h.run(st);
+                }
+                EXPECT_TRUE(h.ok()) << h.problem();
+                *uops = h.totals().uops;
+                return h.core().now();
+            };
+            const Cycle first = run(1200);
+            const std::uint64_t uops_first = *uops;
+            const Cycle second = run(2400);
+            *uops -= uops_first;
+            return static_cast<double>(second - first) / 1200;
+        };
+        std::uint64_t movd_uops = 0, movq_uops = 0;
+        EXPECT_NEAR(cycles_per_group(InsnForm::MovdStoreMmx, &movd_uops), 3.0, 0.1) << model;
+        EXPECT_NEAR(cycles_per_group(InsnForm::None, &movq_uops), 2.0, 0.1) << model;
+        EXPECT_EQ(movd_uops, movq_uops) << model;
+        EXPECT_EQ(movd_uops, 1200u * 4) << model;  // paddq, paddq, store address, store data
+    }
+}

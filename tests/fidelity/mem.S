@@ -73,6 +73,26 @@
         mov %eax, (%rsi)
         .endr
         DONE
+        # movd m32, mm takes a port-1 slot beside its store address (uop_decode.cpp, Builder::store); a stream of
+        # them is still bound by the stores' commit, as movq's is
+        KERNEL movd_mm_store, tput, "movd [m32], mm"
+        mov GLOBAL(fid_p_self), %rsi
+        add $64, %rsi
+        movq GLOBAL(fid_ones_pd), %mm1
+        LOOP
+        .rept 16
+        movd %mm1, (%rsi)
+        .endr
+        DONE emms
+        KERNEL movq_mm_store, tput, "movq [m64], mm"
+        mov GLOBAL(fid_p_self), %rsi
+        add $64, %rsi
+        movq GLOBAL(fid_ones_pd), %mm1
+        LOOP
+        .rept 16
+        movq %mm1, (%rsi)
+        .endr
+        DONE emms
         KERNEL movsd_load, tput, "movsd xmm, [m64]"
         mov GLOBAL(fid_p_self), %rax
         LOOP
@@ -141,6 +161,7 @@
         SF_PAIR movaps_sf_pair, "movaps [m128], xmm + movaps xmm, [m128] (forwarded)", movaps, %xmm1, movaps, %xmm1
         SF_PAIR movdqa_sf_pair, "movdqa [m128], xmm + movdqa xmm, [m128] (forwarded)", movdqa, %xmm1, movdqa, %xmm1
         SF_PAIR movq_mm_sf_pair, "movq [m64], mm + movq mm, [m64] (forwarded)", movq, %mm1, movq, %mm1
+        SF_PAIR movd_mm_sf_pair, "movd [m32], mm + movd mm, [m32] (forwarded)", movd, %mm1, movd, %mm1
         # forwarding fails: the load is larger than the store, or starts inside it at another address
         SF_PAIR sf_fail_size, "mov [m32], r32 + mov r64, [m64] (forwarding fails: load larger)", mov, %eax, mov, %rax
         SF_PAIR sf_fail_offset, "mov [m64], r64 + mov r32, [m64+4] (forwarding fails: other start)", mov, %rax, mov, %eax, 4
