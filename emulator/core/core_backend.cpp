@@ -130,10 +130,8 @@ Tick Core::issue_slow(Unit unit, Tick ready, unsigned busy) {
         return t;
     }
     case Unit::StoreAddr: return sta_port_.claim(ready, TickRing::kCycleStart);
-    case Unit::StoreAddrPort1: {
-        // The port-1 slot first, at a cycle start, then the store-address port from there.
+    case Unit::StoreAddrPort1:  // the port-1 slot first, at a cycle start, then the store-address port from there
         return sta_port_.claim(port1_.claim(ready, TickRing::kCycleStart), TickRing::kCycleStart);
-    }
     case Unit::Complex: return port1_.claim(ready, TickRing::kCycleStart);
     case Unit::SlowAlu: {
         // Port 0 or 1 on any tick, as the double-speed ALUs' uops, and the unit free for `busy` ticks from there.

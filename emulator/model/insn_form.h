@@ -106,7 +106,7 @@ enum class InsnForm : std::uint8_t {
     ShiftCl64,     // shr/sar/rol/ror r64 by cl (Prescott's 64-bit shifter path)
     Shld64,        // shld r64, r64, imm8
     ShldCl64,      // shld r64, r64, cl
-    MovdStoreMmx,  // movd m32, mm: its store data goes through port 1 (uop_decode.cpp, Builder::store)
+    MovdStoreMmx,  // movd m32, mm: a port-1 slot beside its store address (uop_decode.cpp, Builder::store)
     Count_
 };
 

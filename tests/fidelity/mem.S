@@ -73,26 +73,22 @@
         mov %eax, (%rsi)
         .endr
         DONE
+# MMX_STORE id, text, store: 16 independent `store %mm1, (%rsi)`.
+.macro MMX_STORE id, text, store
+        KERNEL \id, tput, "\text"
+        mov GLOBAL(fid_p_self), %rsi
+        add $64, %rsi
+        movq GLOBAL(fid_ones_pd), %mm1
+        LOOP
+        .rept 16
+        \store %mm1, (%rsi)
+        .endr
+        DONE emms
+.endm
         # movd m32, mm takes a port-1 slot beside its store address (uop_decode.cpp, Builder::store); a stream of
         # them is still bound by the stores' commit, as movq's is
-        KERNEL movd_mm_store, tput, "movd [m32], mm"
-        mov GLOBAL(fid_p_self), %rsi
-        add $64, %rsi
-        movq GLOBAL(fid_ones_pd), %mm1
-        LOOP
-        .rept 16
-        movd %mm1, (%rsi)
-        .endr
-        DONE emms
-        KERNEL movq_mm_store, tput, "movq [m64], mm"
-        mov GLOBAL(fid_p_self), %rsi
-        add $64, %rsi
-        movq GLOBAL(fid_ones_pd), %mm1
-        LOOP
-        .rept 16
-        movq %mm1, (%rsi)
-        .endr
-        DONE emms
+        MMX_STORE movd_mm_store, "movd [m32], mm", movd
+        MMX_STORE movq_mm_store, "movq [m64], mm", movq
         KERNEL movsd_load, tput, "movsd xmm, [m64]"
         mov GLOBAL(fid_p_self), %rax
         LOOP
