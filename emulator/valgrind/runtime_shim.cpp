@@ -18,6 +18,26 @@ namespace {
 // Zero-initialised, so it needs no constructor (a tool runs none).
 ToolRuntime* g_runtime = nullptr;
 
+// The i386 build: whoever calls in (translated code's helpers, Valgrind's callbacks) may leave the host's x87 stack
+// nearly full. VEX's x86 back end keeps its floating-point registers in st(0) to st(5) and frees only st(7) before
+// each load (host_x86_defs.c, do_ffree_st7), so model code that holds a second x87 value overflows the stack and
+// reads NaN. Even built with SSE2 arithmetic the model uses x87 for 64-bit integer conversions (no SSE2 form in
+// 32-bit mode), two deep in places (SampledCounters::unit_end). fnsave stores that state and leaves the FPU
+// initialised, its stack empty; frstor puts the caller's state back. The x86-64 build needs none of this: its
+// doubles never touch x87. About 200 host cycles a call; the hot entry, nb_rt_consume, runs a buffer of records.
+struct X87Scope {
+#if defined(__i386__)
+    X87Scope() { asm volatile("fnsave %0" : "=m"(state) : : "memory"); }
+    ~X87Scope() { asm volatile("frstor %0" : : "m"(state) : "memory"); }
+    unsigned char state[108];
+#else
+    X87Scope() {}
+    ~X87Scope() {}  // user-provided, so a scope that does nothing here is not an unused variable
+#endif
+    X87Scope(const X87Scope&) = delete;
+    X87Scope& operator=(const X87Scope&) = delete;
+};
+
 // A translation's static infos: this header, then `count` InsnInfos.
 struct alignas(8) Block {
     unsigned count;
@@ -29,15 +49,20 @@ struct alignas(8) Block {
 extern "C" {
 
 const char* nb_rt_init(const struct nb_rt_config* config) {
+    const X87Scope x87;
     void* raw = nb_host_malloc(sizeof(ToolRuntime));
     if (!raw) return "out of memory";
     g_runtime = new (raw) ToolRuntime();
     return g_runtime->init(*config);
 }
 
-const char* nb_rt_load_program(const char* text, size_t length) { return g_runtime->load_program(text, length); }
+const char* nb_rt_load_program(const char* text, size_t length) {
+    const X87Scope x87;
+    return g_runtime->load_program(text, length);
+}
 
 void* nb_rt_block_new(unsigned count) {
+    const X87Scope x87;
     const size_t size = sizeof(Block) + sizeof(InsnInfo) * count;
     auto* block = static_cast<Block*>(nb_host_malloc(size));
     if (!block) nb_host_panic("out of memory");
@@ -47,6 +72,7 @@ void* nb_rt_block_new(unsigned count) {
 }
 
 uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_desc* d) {
+    const X87Scope x87;
     auto* block = static_cast<Block*>(block_ptr);
     if (index >= block->count) nb_host_panic("static info index out of range");
     InsnInfo& info = block->infos()[index];
@@ -102,33 +128,78 @@ uint64_t nb_rt_block_set(void* block_ptr, unsigned index, const struct nb_insn_d
     return info_word(&info);
 }
 
-void nb_rt_block_free(void* block) { nb_host_free(block); }
+void nb_rt_block_free(void* block) {
+    const X87Scope x87;
+    nb_host_free(block);
+}
 
-void nb_rt_consume(const uint64_t* begin, const uint64_t* end) { g_runtime->consume(begin, end); }
-void nb_rt_thread_created(unsigned tid) { g_runtime->thread_created(tid); }
-void nb_rt_switch_thread(unsigned tid) { g_runtime->switch_thread(tid); }
-void nb_rt_thread_exited(unsigned tid) { g_runtime->thread_exited(tid); }
-void nb_rt_fork_child(unsigned tid) { g_runtime->fork_child(tid); }
+void nb_rt_consume(const uint64_t* begin, const uint64_t* end) {
+    const X87Scope x87;
+    g_runtime->consume(begin, end);
+}
+void nb_rt_thread_created(unsigned tid) {
+    const X87Scope x87;
+    g_runtime->thread_created(tid);
+}
+void nb_rt_switch_thread(unsigned tid) {
+    const X87Scope x87;
+    g_runtime->switch_thread(tid);
+}
+void nb_rt_thread_exited(unsigned tid) {
+    const X87Scope x87;
+    g_runtime->thread_exited(tid);
+}
+void nb_rt_fork_child(unsigned tid) {
+    const X87Scope x87;
+    g_runtime->fork_child(tid);
+}
 
-int nb_rt_wrmsr(uint32_t msr, uint64_t value) { return g_runtime->wrmsr(msr, value); }
-int nb_rt_rdmsr(uint32_t msr, uint64_t* value) { return g_runtime->rdmsr(msr, value); }
-int nb_rt_rdpmc(uint32_t ecx, uint64_t* value) { return g_runtime->rdpmc(ecx, value); }
+int nb_rt_wrmsr(uint32_t msr, uint64_t value) {
+    const X87Scope x87;
+    return g_runtime->wrmsr(msr, value);
+}
+int nb_rt_rdmsr(uint32_t msr, uint64_t* value) {
+    const X87Scope x87;
+    return g_runtime->rdmsr(msr, value);
+}
+int nb_rt_rdpmc(uint32_t ecx, uint64_t* value) {
+    const X87Scope x87;
+    return g_runtime->rdpmc(ecx, value);
+}
 static_assert(NB_NUM_PMU_COUNTERS == netburst::kNumCounters, "the client header's counters are the table's");
 int nb_rt_read_counter(uint32_t counter, uint64_t* cccr, uint64_t* value) {
+    const X87Scope x87;
     if (counter >= netburst::kNumCounters) return NB_GP_FAULT;
     const int r = g_runtime->rdmsr(netburst::kCounters[counter].cccr_msr, cccr);
     return r != NB_OK ? r : g_runtime->rdpmc(counter, value);  // ECX bit 31 clear: the full 40 bits
 }
-int nb_rt_counter_status(uint32_t counter) { return g_runtime->counter_status(counter); }
+int nb_rt_counter_status(uint32_t counter) {
+    const X87Scope x87;
+    return g_runtime->counter_status(counter);
+}
 int nb_rt_counter_interval(uint32_t counter, uint64_t* half_width) {
+    const X87Scope x87;
     return g_runtime->counter_interval(counter, half_width);
 }
-void nb_rt_query(struct nb_emulator_info* info) { g_runtime->query(info); }
-void nb_rt_set_pmi_signal(int signo) { g_runtime->set_pmi_signal(signo); }
-int nb_rt_take_pmi(struct nb_pmi* out) { return g_runtime->take_pmi(out); }
-int nb_rt_take_pebs(struct nb_pebs_note* out) { return g_runtime->take_pebs(out); }
+void nb_rt_query(struct nb_emulator_info* info) {
+    const X87Scope x87;
+    g_runtime->query(info);
+}
+void nb_rt_set_pmi_signal(int signo) {
+    const X87Scope x87;
+    g_runtime->set_pmi_signal(signo);
+}
+int nb_rt_take_pmi(struct nb_pmi* out) {
+    const X87Scope x87;
+    return g_runtime->take_pmi(out);
+}
+int nb_rt_take_pebs(struct nb_pebs_note* out) {
+    const X87Scope x87;
+    return g_runtime->take_pebs(out);
+}
 
 void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]) {
+    const X87Scope x87;
     const netburst::emu::vg::CpuidRegs r = g_runtime->cpuid(leaf, subleaf);
     regs[0] = r.eax;
     regs[1] = r.ebx;
@@ -137,23 +208,41 @@ void nb_rt_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]) {
 }
 
 int nb_rt_missing_instruction(uint64_t pc, unsigned extension) {
+    const X87Scope x87;
     const auto e = static_cast<netburst::emu::vg::GuestExtension>(extension);
     return g_runtime->note_missing_instruction(pc, netburst::emu::vg::extension_name(e)) ? 1 : 0;
 }
 
-void nb_rt_name_first_missing(const char* symbol) { g_runtime->name_first_missing(symbol); }
+void nb_rt_name_first_missing(const char* symbol) {
+    const X87Scope x87;
+    g_runtime->name_first_missing(symbol);
+}
 
-void nb_rt_finish(void) { g_runtime->finish(); }
+void nb_rt_finish(void) {
+    const X87Scope x87;
+    g_runtime->finish();
+}
 
 size_t nb_rt_results(char* buffer, size_t capacity, int final_run, uint64_t pid) {
+    const X87Scope x87;
     return g_runtime->results(buffer, capacity, final_run != 0, pid);
 }
 
-int nb_rt_sampling(void) { return g_runtime && g_runtime->sampling() ? 1 : 0; }
-void nb_rt_sampling_begin(uint64_t pid, const char* exe) { g_runtime->sampling_begin(pid, exe); }
-void nb_rt_sampling_finish(void) { g_runtime->sampling_finish(); }
+int nb_rt_sampling(void) {
+    const X87Scope x87;
+    return g_runtime && g_runtime->sampling() ? 1 : 0;
+}
+void nb_rt_sampling_begin(uint64_t pid, const char* exe) {
+    const X87Scope x87;
+    g_runtime->sampling_begin(pid, exe);
+}
+void nb_rt_sampling_finish(void) {
+    const X87Scope x87;
+    g_runtime->sampling_finish();
+}
 
 void nb_rt_sampling_line(const char* line) {
+    const X87Scope x87;
     if (!g_runtime->sampling()) return;
     netburst::emu::vg::SampleWriter& writer = g_runtime->sample_writer();
     netburst::emu::vg::TextWriter w = writer.line();
@@ -163,22 +252,41 @@ void nb_rt_sampling_line(const char* line) {
 }
 
 void nb_rt_sampling_flush(void) {
+    const X87Scope x87;
     if (g_runtime && g_runtime->sampling()) g_runtime->sample_writer().flush();
 }
 
-int nb_rt_pebs_armed(void) { return g_runtime && g_runtime->pebs_armed() ? 1 : 0; }
+int nb_rt_pebs_armed(void) {
+    const X87Scope x87;
+    return g_runtime && g_runtime->pebs_armed() ? 1 : 0;
+}
 
-uint64_t nb_rt_instructions(void) { return g_runtime ? g_runtime->instructions() : 0; }
-uint64_t nb_rt_cycles_now(void) { return g_runtime ? g_runtime->cycles_now() : 0; }
+uint64_t nb_rt_instructions(void) {
+    const X87Scope x87;
+    return g_runtime ? g_runtime->instructions() : 0;
+}
+uint64_t nb_rt_cycles_now(void) {
+    const X87Scope x87;
+    return g_runtime ? g_runtime->cycles_now() : 0;
+}
 void nb_rt_clock_read(void) {
+    const X87Scope x87;
     if (g_runtime) g_runtime->clock_read();
 }
 unsigned nb_rt_cpu_mhz(void) {
+    const X87Scope x87;
     return g_runtime ? netburst::emu::vg::guest_cpu_mhz(g_runtime->machine().model) : 0;
 }
-uint64_t nb_rt_timed_instructions(void) { return g_runtime ? g_runtime->timed_instructions() : 0; }
-uint64_t nb_rt_clock_half_width(void) { return g_runtime ? g_runtime->clock_half_width() : 0; }
+uint64_t nb_rt_timed_instructions(void) {
+    const X87Scope x87;
+    return g_runtime ? g_runtime->timed_instructions() : 0;
+}
+uint64_t nb_rt_clock_half_width(void) {
+    const X87Scope x87;
+    return g_runtime ? g_runtime->clock_half_width() : 0;
+}
 int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_t* evicted) {
+    const X87Scope x87;
     const netburst::emu::MemoProbe* p = g_runtime ? g_runtime->memo_probe() : nullptr;
     if (p == nullptr) return 0;
     *blocks = p->blocks();
@@ -187,7 +295,10 @@ int nb_rt_memo_probe(uint64_t* blocks, uint64_t* hits, uint64_t* stored, uint64_
     *evicted = p->evicted();
     return 1;
 }
-uint64_t nb_rt_thread_switches(void) { return g_runtime ? g_runtime->thread_switches() : 0; }
+uint64_t nb_rt_thread_switches(void) {
+    const X87Scope x87;
+    return g_runtime ? g_runtime->thread_switches() : 0;
+}
 
 }  // extern "C"
 

@@ -15,11 +15,12 @@ quiet = $(if $(filter 1,$(V)),,@echo "  $(1)     " $@;)
 # One build per Valgrind platform (nb_guest.h): amd64-linux for x86-64 programs, x86-linux (-m32) for i386 ones.
 ifeq ($(VALGRIND_PLATFORM),x86-linux)
 TOOL_DEFS = -DVGA_x86=1 -DVGO_linux=1 -DVGP_x86_linux=1 -DVGPV_x86_linux_vanilla=1
-# SSE2 arithmetic for the model's doubles (the sampled estimates, the regression of sampled_counters.cpp), rounded
-# as the amd64 build rounds them: with i386's default x87 and its 80-bit intermediates, the emulated clock's
-# estimate of a program doing floating point came out NaN, and rdtsc read 2^63 (X86Build.
-# AnI386ProgramReadsTheEmulatedClock). Every host that runs Valgrind's x86 build on amd64 has SSE2. Valgrind keeps
-# its x86 stacks 4-byte aligned; -mstackrealign aligns the frames that spill SSE registers.
+# SSE2 arithmetic for the model's doubles (the sampled estimates, the regression of sampled_counters.cpp), so that
+# they round as the amd64 build rounds them, not through x87's 80-bit intermediates. (The NaN estimates of i386
+# programs doing floating point came from the host's x87 stack, which translated code leaves nearly full: X87Scope
+# in runtime_shim.cpp; X86Build.AnI386ProgramReadsTheEmulatedClock.) Every host that runs Valgrind's x86 build on
+# amd64 has SSE2. Valgrind keeps its x86 stacks 4-byte aligned; -mstackrealign aligns the frames that spill SSE
+# registers.
 TOOL_ARCH = -m32 -msse2 -mfpmath=sse -mstackrealign
 else
 TOOL_DEFS = -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
