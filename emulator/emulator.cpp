@@ -133,12 +133,16 @@ void Emulator::set_detail(bool detail) {
     update_tier();
 }
 
-void Emulator::unit(bool begin, std::uint64_t instructions) {
+void Emulator::unit(bool begin, std::uint64_t instructions, bool representative) {
     if (functional_) return;  // nothing needs cycles: there is nothing to measure
     if (config_.machine.emulated_clock) clock_.unit(begin, instructions, core_.now(), aux_);
     if (!config_.sampled_timing) return;
-    pmu_active_->sampled_unit(begin, instructions, aux_);
-    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_unit(begin, instructions, aux_);
+    // The counters' estimators take a unit as a sample of the program, so only units the schedule placed at random
+    // positions: one placed where the program read its clock (the dynamic loader's rdtsc, a timed region's start)
+    // is not, and its code is not the code around it. The dropped unit's events still count: its stretch ran timed.
+    const std::uint64_t n = representative ? instructions : 0;
+    pmu_active_->sampled_unit(begin, n, aux_);
+    for (unsigned i = 0; i < num_observers_; ++i) observers_[i]->sampled_unit(begin, n, aux_);
 }
 
 void Emulator::settle(std::uint64_t total, std::uint64_t syscalls, std::uint64_t interrupts) {

@@ -107,7 +107,9 @@ public:
     // functional ones are estimated at the rates they ran with); wants_unit: a counter that is estimated has no
     // rate yet, so a window should open now.
     void set_detail(bool detail);
-    void unit(bool begin, std::uint64_t instructions);
+    // A unit that does not stand for a period's (representative false: a window the program's clock opened that
+    // did not cover its period's own start) still times its stretch, but only the clock learns a rate from it.
+    void unit(bool begin, std::uint64_t instructions, bool representative = true);
     // syscalls, interrupts: the synthetic kernel paths the front end has run so far.
     void settle(std::uint64_t total, std::uint64_t syscalls, std::uint64_t interrupts);
     bool wants_unit() const;

@@ -125,7 +125,10 @@ void SampledCounters::unit_begin(const std::uint64_t* raw, const SampleAux& aux)
 }
 
 void SampledCounters::unit_end(const std::uint64_t* raw, std::uint64_t instructions, const SampleAux& aux) {
-    if (instructions == 0) return;
+    if (instructions == 0) {  // no unit after all (Emulator::unit)
+        for (Counter& c : c_) c.unit_open = false;
+        return;
+    }
     double x[SampleAux::kCount];
     aux_delta(aux, unit_aux_, x);
     for (unsigned n = 0; n < kCounters; ++n) {

@@ -738,7 +738,8 @@ void ToolRuntime::next_phase() {
         emu_->unit(true, 0);
         break;
     case Phase::Unit:
-        emu_->unit(false, total - unit_start_);
+        // A window the clock opened stands for its period's only when it covered that one's start (below).
+        emu_->unit(false, total - unit_start_, !clock_window_ || window_start() <= total);
         if (total < timed_until_) {  // a counter access asked for more: another window straight away
             phase_ = Phase::Warm;
             phase_end_ = total + warm_;

@@ -33,8 +33,10 @@ struct Fixture {
         s.settle(total, false, aux);
         s.timed(false, raw);
     }
-    // A window: warming, then a unit of `unit` instructions counting `events`.
-    void window(std::uint64_t warm, std::uint64_t warm_events, std::uint64_t unit, std::uint64_t events) {
+    // A window: warming, then a unit of `unit` instructions counting `events`; a unit that does not stand for the
+    // program (`sample` false: Emulator::unit's representative) ends with 0 instructions, as the Emulator ends it.
+    void window(std::uint64_t warm, std::uint64_t warm_events, std::uint64_t unit, std::uint64_t events,
+                bool sample = true) {
         s.settle(total, true, aux);
         s.timed(true, raw);
         total += warm;
@@ -44,7 +46,7 @@ struct Fixture {
         total += unit;
         raw[0] += events;
         s.settle(total, false, aux);
-        s.unit_end(raw, unit, aux);
+        s.unit_end(raw, sample ? unit : 0, aux);
         s.timed(false, raw);
     }
     // Functional instructions: the raw register does not move (no cycles in that tier).
@@ -62,6 +64,17 @@ TEST(SampledCounters, TimedInstructionsCountExactlyAndFunctionalOnesAtTheUnitsRa
     f.functional(10000);
     EXPECT_EQ(f.read(), 8000u + 30000u);
     EXPECT_TRUE(f.s.sampled(0));
+}
+
+// A window the program's clock opened (not at a random position) times its own stretch, but the functional stretches
+// after it keep the rate of the schedule's units.
+TEST(SampledCounters, AUnitThatIsNoSampleCountsExactlyButSetsNoRate) {
+    Fixture f;
+    f.window(2000, 2000, 1000, 1000);          // 1 event per instruction
+    f.window(2000, 10000, 1000, 5000, false);  // 5 per instruction, where the clock was read
+    EXPECT_EQ(f.read(), 3000u + 15000u);
+    f.functional(10000);
+    EXPECT_EQ(f.read(), 18000u + 10000u);
 }
 
 TEST(SampledCounters, ReadsNeverGoBackWhenALaterUnitIsSlower) {
