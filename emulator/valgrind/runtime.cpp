@@ -737,9 +737,11 @@ void ToolRuntime::next_phase() {
         unit_start_ = total;
         emu_->unit(true, 0);
         break;
-    case Phase::Unit:
-        // A window the clock opened stands for its period's only when it covered that one's start (below).
-        emu_->unit(false, total - unit_start_, !clock_window_ || window_start() <= total);
+    case Phase::Unit: {
+        // A window a read of the clock opened (clock_read) stands for its period's own only when it covered that
+        // one's start: only then is its unit a sample for the counters, and only then does the period move on.
+        const bool stands_for_period = !clock_window_ || window_start() <= total;
+        emu_->unit(false, total - unit_start_, stands_for_period);
         if (total < timed_until_) {  // a counter access asked for more: another window straight away
             phase_ = Phase::Warm;
             phase_end_ = total + warm_;
@@ -757,9 +759,8 @@ void ToolRuntime::next_phase() {
             }
         }
         phase_ = Phase::Functional;
-        // The next period's window (one unit a period), skipping periods this window or a head covered. A window a
-        // read of the clock opened (clock_read) stands for its period's own only when it covered that one's start.
-        if (!clock_window_ || window_start() <= total) {
+        // The next period's window (one unit a period), skipping periods this window or a head covered.
+        if (stands_for_period) {
             do next_period();
             while (period_start_ + period_len_ <= total);
         }
@@ -768,6 +769,7 @@ void ToolRuntime::next_phase() {
         emu_->set_detail(false);
         open_window_if_wanted();  // a counter programmed during the window still has no rate
         break;
+    }
     }
 }
 
